@@ -1,0 +1,188 @@
+#pragma once
+// Codecs of the standard containers: std::optional, std::vector, std::map, std::variant.
+
+#include <odm/bson/codec.hpp>
+
+#include <charconv>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace odm {
+namespace detail {
+
+/// Runs `body` and, if it throws a PathError, adds `key` to the error's path.
+template <class Body>
+decltype(auto) at_path(std::string_view key, Body&& body) {
+  try {
+    return body();
+  } catch (PathError& e) {
+    e.prepend(key);
+    throw;
+  }
+}
+
+/// The array index `i` as a BSON array key, without allocating.
+class ArrayKey {
+ public:
+  explicit ArrayKey(std::uint32_t index) {
+    const char* key = nullptr;
+    length_ = bson_uint32_to_string(index, &key, buffer_, sizeof buffer_);
+    key_ = key;
+  }
+  std::string_view view() const noexcept { return {key_, length_}; }
+
+ private:
+  char buffer_[16];
+  const char* key_;
+  std::size_t length_;
+};
+
+/// Decodes each element of a BSON array; errors name the element's index.
+template <class Fn>
+void for_each_element(const bson_iter_t& it, Fn&& fn) {
+  expect_type(it, BSON_TYPE_ARRAY, "array");
+  bson_iter_t child = recurse(it);
+  std::uint32_t index = 0;
+  while (next(child)) {
+    try {
+      fn(child);
+    } catch (PathError& e) {
+      e.prepend(ArrayKey(index).view());
+      throw;
+    }
+    ++index;
+  }
+}
+
+}  // namespace detail
+
+// std::optional<T>: nullopt is stored as null, so a tree root's `parent: null` has the
+// seeds' shape; a null or a missing field decodes to nullopt.
+template <mappable T>
+struct codec<std::optional<T>> {
+  static constexpr bool may_be_absent = true;
+  static void encode(bson_t* parent, std::string_view key, const std::optional<T>& value) {
+    if (value)
+      codec<T>::encode(parent, key, *value);
+    else
+      detail::check_append(bson_append_null(parent, key.data(), detail::key_length(key)));
+  }
+  static void decode(const bson_iter_t& it, std::optional<T>& out) {
+    if (bson_iter_type(&it) == BSON_TYPE_NULL) {
+      out.reset();
+      return;
+    }
+    codec<T>::decode(it, out.emplace());
+  }
+};
+
+// std::vector<T>: BSON array.
+template <mappable T, class Allocator>
+struct codec<std::vector<T, Allocator>> {
+  static void encode(bson_t* parent, std::string_view key, const std::vector<T, Allocator>& values) {
+    bson_t array;
+    detail::check_append(bson_append_array_begin(parent, key.data(), detail::key_length(key), &array));
+    std::uint32_t index = 0;
+    for (const auto& value : values) {
+      const detail::ArrayKey element_key(index++);
+      detail::at_path(element_key.view(), [&] { codec<T>::encode(&array, element_key.view(), value); });
+    }
+    detail::check_append(bson_append_array_end(parent, &array));
+  }
+  static void decode(const bson_iter_t& it, std::vector<T, Allocator>& out) {
+    out.clear();
+    detail::for_each_element(it, [&](const bson_iter_t& element) {
+      T value{};
+      codec<T>::decode(element, value);
+      out.push_back(std::move(value));
+    });
+  }
+};
+
+// std::map<std::string, T>: a sub-document whose field names are the keys. Keys that
+// MongoDB would read as an operator or a path ($-prefixed, containing '.') or that BSON
+// cannot hold (NUL) are refused when encoding.
+template <mappable T, class Compare, class Allocator>
+struct codec<std::map<std::string, T, Compare, Allocator>> {
+  using map_type = std::map<std::string, T, Compare, Allocator>;
+  static void encode(bson_t* parent, std::string_view key, const map_type& values) {
+    bson_t document;
+    detail::check_append(bson_append_document_begin(parent, key.data(), detail::key_length(key), &document));
+    for (const auto& entry : values) {
+      const std::string& name = entry.first;
+      const T& value = entry.second;
+      check_key(name);
+      detail::at_path(name, [&] { codec<T>::encode(&document, name, value); });
+    }
+    detail::check_append(bson_append_document_end(parent, &document));
+  }
+  static void decode(const bson_iter_t& it, map_type& out) {
+    detail::expect_type(it, BSON_TYPE_DOCUMENT, "object");
+    out.clear();
+    bson_iter_t child = detail::recurse(it);
+    while (detail::next(child)) {
+      std::string name(bson_iter_key(&child), bson_iter_key_len(&child));
+      detail::at_path(name, [&] {
+        detail::check_utf8(name.data(), name.size(), true);
+        T value{};
+        codec<T>::decode(child, value);
+        if (!out.emplace(name, std::move(value)).second) throw DecodeError("duplicate key");
+      });
+    }
+  }
+  static void check_key(const std::string& name) {
+    const char* problem = nullptr;
+    if (!name.empty() && name.front() == '$')
+      problem = "starts with '$', so MongoDB would read it as an operator";
+    else if (name.find('.') != std::string::npos)
+      problem = "contains '.', so MongoDB would read it as a path";
+    else if (name.find('\0') != std::string::npos)
+      problem = "contains a NUL character, which a BSON field name cannot hold";
+    else if (!bson_utf8_validate(name.data(), name.size(), false))
+      problem = "is not valid UTF-8";
+    if (problem != nullptr) [[unlikely]] {
+      std::string shown;
+      for (char c : name.substr(0, 64)) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
+      throw EncodeError("map key \"" + shown + "\" " + problem);
+    }
+  }
+};
+
+// std::variant<A, B, ...>: the active alternative, stored as itself. Decoding picks the
+// first alternative whose codec accepts the stored value (the seeds' book `author` is a
+// string in one document and an array of strings in another).
+template <mappable... T>
+struct codec<std::variant<T...>> {
+  static void encode(bson_t* parent, std::string_view key, const std::variant<T...>& value) {
+    std::visit([&](const auto& alternative) {
+      codec<std::remove_cvref_t<decltype(alternative)>>::encode(parent, key, alternative);
+    }, value);
+  }
+  static void decode(const bson_iter_t& it, std::variant<T...>& out) {
+    std::string reasons;
+    const bool decoded = (try_alternative<T>(it, out, reasons) || ...);
+    if (!decoded) throw DecodeError("no alternative of the variant accepts the value (" + reasons + ")");
+  }
+
+ private:
+  template <class A>
+  static bool try_alternative(const bson_iter_t& it, std::variant<T...>& out, std::string& reasons) {
+    try {
+      A value{};
+      codec<A>::decode(it, value);
+      out = std::move(value);
+      return true;
+    } catch (const DecodeError& e) {
+      if (!reasons.empty()) reasons += "; ";
+      reasons += e.what();
+      return false;
+    }
+  }
+};
+
+}  // namespace odm

@@ -1,0 +1,67 @@
+#pragma once
+// odm::Document: the one owner of a libbson `bson_t`.
+
+#include <bson/bson.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace odm {
+
+/// An owning, immutable-by-default BSON document. It always holds a valid document
+/// (an empty one when default-constructed or moved from), frees it exactly once, and
+/// copies deeply.
+class Document {
+ public:
+  /// An empty document `{}`.
+  Document() : doc_(bson_new()) {}
+  /// Takes ownership of a heap document from `bson_new()`/`bson_copy()`.
+  static Document adopt(bson_t* owned) noexcept { return Document(owned); }
+  /// Copies a document someone else owns.
+  static Document copy_of(const bson_t* doc) { return Document(bson_copy(doc)); }
+  /// Copies raw BSON bytes after checking that they are a well-formed document
+  /// (lengths, terminators, nesting, UTF-8 of keys and strings). Throws odm::DecodeError.
+  static Document from_bytes(std::span<const std::uint8_t> bytes);
+  /// Parses canonical or relaxed Extended JSON (libbson does the work). Throws odm::JsonError.
+  static Document from_json(std::string_view json);
+
+  Document(const Document& other) : doc_(bson_copy(other.doc_)) {}
+  Document(Document&& other) noexcept : doc_(std::exchange(other.doc_, bson_new())) {}
+  Document& operator=(Document other) noexcept {
+    std::swap(doc_, other.doc_);
+    return *this;
+  }
+  ~Document() { bson_destroy(doc_); }
+
+  /// The document, for libbson and libmongoc calls. Still owned by this object.
+  const bson_t* get() const noexcept { return doc_; }
+  /// Mutable access for code that appends to the document (the encoder).
+  bson_t* get_mutable() noexcept { return doc_; }
+  /// Hands the document over; the caller must bson_destroy() it. This object becomes `{}`.
+  [[nodiscard]] bson_t* release() { return std::exchange(doc_, bson_new()); }
+
+  const std::uint8_t* data() const noexcept { return bson_get_data(doc_); }
+  std::size_t size() const noexcept { return doc_->len; }
+  std::span<const std::uint8_t> bytes() const noexcept { return {data(), size()}; }
+  bool empty() const noexcept { return bson_empty(doc_); }
+
+  /// Relaxed Extended JSON: `{"n": 1, "when": {"$date": "2019-02-18T00:00:00Z"}}`.
+  std::string to_json() const;
+  /// Canonical Extended JSON: every type spelled out (`{"$numberInt": "1"}`).
+  std::string to_canonical_json() const;
+
+  /// Byte-wise equality: same fields, same order, same BSON types, same values.
+  friend bool operator==(const Document& a, const Document& b) noexcept {
+    return a.size() == b.size() && bson_equal(a.doc_, b.doc_);
+  }
+
+ private:
+  explicit Document(bson_t* owned) noexcept : doc_(owned) {}
+  bson_t* doc_;
+};
+
+}  // namespace odm

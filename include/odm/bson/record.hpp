@@ -1,0 +1,155 @@
+#pragma once
+// The codec of plain structs: every member becomes a field, in declaration order,
+// under its stored name (odm/model/model.hpp).
+//
+// Decoding walks the document once. For each field it first tries the member that
+// follows the previous one in declaration order, which is where a document written by
+// odm keeps it, so the common case is one comparison per field; any other order falls
+// back to a binary search over the sorted names, never a scan of all names.
+
+#include <odm/bson/codec.hpp>
+#include <odm/model/model.hpp>
+
+#include <algorithm>
+#include <array>
+#include <bitset>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace odm {
+namespace detail {
+
+/// Fires, naming the offending type in the instantiation trace, when a struct has a
+/// member odm cannot store.
+template <class Struct, class Member>
+constexpr void check_member_is_mappable() {
+  static_assert(mappable<Member>,
+                "odm: a member of this struct has a type odm cannot store in BSON (see `Member` in this "
+                "instantiation); use a supported type or specialize odm::codec<Member>");
+}
+
+struct named_index {
+  std::string_view name;
+  std::size_t index;
+};
+
+template <class T, bool Root>
+consteval auto sorted_names() {
+  std::array<named_index, member_count<T>> entries{};
+  for (std::size_t i = 0; i < entries.size(); ++i) entries[i] = named_index{stored_names<T, Root>[i], i};
+  std::sort(entries.begin(), entries.end(), [](const named_index& a, const named_index& b) { return a.name < b.name; });
+  return entries;
+}
+
+template <class T, bool Root>
+struct record_traits {
+  static constexpr std::size_t size = member_count<T>;
+  static constexpr const auto& names = stored_names<T, Root>;
+
+  using sorted_entry = named_index;
+  static constexpr auto sorted = sorted_names<T, Root>();
+
+  /// The member stored under `key`, or `size` when T has none.
+  static std::size_t find(std::string_view key) noexcept {
+    const auto* at = std::lower_bound(sorted.begin(), sorted.end(), key,
+                                      [](const sorted_entry& e, std::string_view k) { return e.name < k; });
+    return at != sorted.end() && at->name == key ? at->index : size;
+  }
+
+  template <std::size_t I>
+  using member_type = boost::pfr::tuple_element_t<I, T>;
+
+  using decode_function = void (*)(const bson_iter_t&, T&);
+  static constexpr auto decoders = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<decode_function, size>{
+        [](const bson_iter_t& it, T& out) { codec<member_type<I>>::decode(it, boost::pfr::get<I>(out)); }...};
+  }(std::make_index_sequence<size>{});
+
+  static constexpr auto optional_members = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<bool, size>{may_be_absent<member_type<I>>...};
+  }(std::make_index_sequence<size>{});
+};
+
+inline bool key_equals(std::string_view expected, const char* key, std::size_t length) noexcept {
+  return expected.size() == length && std::memcmp(expected.data(), key, length) == 0;
+}
+
+}  // namespace detail
+
+/// Appends T's members to `document` (which is open for appending). `Root` says whether
+/// `document` is a whole document (where `id` is stored as `_id`) or an embedded one.
+template <bool Root, reflectable T>
+void encode_members(bson_t* document, const T& value) {
+  using traits = detail::record_traits<T, Root>;
+  std::size_t current = 0;
+  try {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((detail::check_member_is_mappable<T, typename traits::template member_type<I>>(), current = I,
+        codec<typename traits::template member_type<I>>::encode(document, traits::names[I], boost::pfr::get<I>(value))),
+       ...);
+    }(std::make_index_sequence<traits::size>{});
+  } catch (PathError& e) {
+    e.prepend(traits::names[current]);
+    throw;
+  }
+}
+
+/// Reads the fields `it` iterates (a document's top level or a sub-document) into `out`.
+template <bool Root, reflectable T>
+void decode_members(bson_iter_t& it, T& out) {
+  using traits = detail::record_traits<T, Root>;
+  constexpr std::size_t size = traits::size;
+  std::bitset<size> seen;
+  std::size_t expected = 0;
+  while (detail::next(it)) {
+    const char* key = bson_iter_key(&it);
+    const std::size_t length = bson_iter_key_len(&it);
+    std::size_t index;
+    if (expected < size && detail::key_equals(traits::names[expected], key, length)) [[likely]]
+      index = expected;
+    else
+      index = traits::find(std::string_view(key, length));
+    if (index == size) {
+      if constexpr (is_strict<T>)
+        detail::at_path(std::string_view(key, length), [] { throw DecodeError("unknown field (the model is strict)"); });
+      continue;
+    }
+    if (seen[index]) [[unlikely]]
+      detail::at_path(traits::names[index], [] { throw DecodeError("field appears twice in the document"); });
+    seen.set(index);
+    try {
+      traits::decoders[index](it, out);
+    } catch (PathError& e) {
+      e.prepend(traits::names[index]);
+      throw;
+    }
+    expected = index + 1;
+  }
+  if (!seen.all()) [[unlikely]] {
+    for (std::size_t i = 0; i < size; ++i)
+      if (!seen[i] && !traits::optional_members[i])
+        detail::at_path(traits::names[i], [] { throw DecodeError("missing required field"); });
+  }
+}
+
+// Plain structs: a BSON sub-document. (odm's own value types that happen to be
+// aggregates are mapped by their own, more specific codecs.)
+template <reflectable T>
+  requires(!requires { T::odm_not_a_record; })
+struct codec<T> {
+  static void encode(bson_t* parent, std::string_view key, const T& value) {
+    bson_t document;
+    detail::check_append(bson_append_document_begin(parent, key.data(), detail::key_length(key), &document));
+    encode_members<false>(&document, value);
+    detail::check_append(bson_append_document_end(parent, &document));
+  }
+  static void decode(const bson_iter_t& it, T& out) {
+    detail::expect_type(it, BSON_TYPE_DOCUMENT, "object");
+    bson_iter_t child = detail::recurse(it);
+    decode_members<false>(child, out);
+  }
+};
+
+}  // namespace odm

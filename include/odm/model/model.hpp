@@ -1,0 +1,160 @@
+#pragma once
+// Model metadata: how a struct is stored. Declared either inside the struct,
+//
+//   struct Book {
+//     std::int64_t id;                      // stored as _id
+//     std::string title;
+//     struct odm_model {
+//       static constexpr auto fields = odm::fields(odm::rename(&Book::title, "book_title"));
+//       static constexpr bool strict = true; // unknown fields are a DecodeError
+//     };
+//   };
+//
+// or, for a type the user cannot edit, outside it:
+//
+//   template <> struct odm::model<vendor::Point> {
+//     static constexpr auto fields = odm::fields(odm::rename(&vendor::Point::x, "lon"));
+//   };
+//
+// Every entry is optional; a struct without any metadata is stored under its member
+// names, with `id` stored as `_id`.
+
+#include <odm/reflect/members.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+
+namespace odm {
+
+/// Specialize for a type you cannot edit (the primary template means "no metadata").
+template <class T>
+struct model {
+  using odm_no_model = void;
+};
+
+/// Stores member `member` under the field name `stored_name`.
+template <class T, class M>
+struct Rename {
+  M T::*member;
+  std::string_view stored_name;
+};
+
+template <class T, class M>
+constexpr Rename<T, M> rename(M T::*member, std::string_view stored_name) {
+  return {member, stored_name};
+}
+
+/// The per-member options of a model.
+template <class... Options>
+struct FieldOptions {
+  std::tuple<Options...> options;
+};
+
+template <class... Options>
+constexpr FieldOptions<Options...> fields(Options... options) {
+  return {{options...}};
+}
+
+namespace detail {
+
+template <class T>
+concept has_inner_model = requires { typename T::odm_model; };
+template <class T>
+concept has_outer_model = !requires { typename model<T>::odm_no_model; };
+
+struct no_metadata {};
+
+template <class T>
+constexpr auto metadata_of() {
+  static_assert(!(has_inner_model<T> && has_outer_model<T>),
+                "odm: this type declares its model twice, as a nested `odm_model` and as an odm::model<T> "
+                "specialization; keep one");
+  if constexpr (has_outer_model<T>)
+    return model<T>{};
+  else if constexpr (has_inner_model<T>)
+    return typename T::odm_model{};
+  else
+    return no_metadata{};
+}
+
+/// The metadata type of T: odm::model<T>, T::odm_model, or nothing.
+template <class T>
+using metadata_t = decltype(metadata_of<T>());
+
+}  // namespace detail
+
+/// Whether documents of T may carry fields T does not declare (the default: yes, and
+/// they are ignored). A model opts into strict decoding with `strict = true`.
+template <class T>
+inline constexpr bool is_strict = [] {
+  if constexpr (requires { detail::metadata_t<T>::strict; })
+    return static_cast<bool>(detail::metadata_t<T>::strict);
+  else
+    return false;
+}();
+
+namespace detail {
+
+constexpr bool is_valid_field_name(std::string_view name) {
+  return !name.empty() && name.front() != '$' && name.find('.') == std::string_view::npos &&
+         name.find('\0') == std::string_view::npos;
+}
+
+template <class T, bool Root>
+consteval auto compute_stored_names() {
+  std::array<std::string_view, member_count<T>> names = member_names<T>;
+  if constexpr (Root) {
+    for (auto& name : names)
+      if (name == "id") name = "_id";
+  }
+  if constexpr (requires { metadata_t<T>::fields; }) {
+    constexpr const auto& options = metadata_t<T>::fields.options;
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      ((names[member_index(std::get<K>(options).member)] = std::get<K>(options).stored_name), ...);
+    }(std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<decltype(options)>>>{});
+  }
+  return names;
+}
+
+template <class T, bool Root>
+consteval bool stored_names_are_unique() {
+  auto names = compute_stored_names<T, Root>();
+  std::sort(names.begin(), names.end());
+  return std::adjacent_find(names.begin(), names.end()) == names.end();
+}
+
+template <class T, bool Root>
+consteval bool stored_names_are_valid() {
+  for (auto name : compute_stored_names<T, Root>())
+    if (!is_valid_field_name(name)) return false;
+  return true;
+}
+
+}  // namespace detail
+
+/// The field names T's members are stored under, in declaration order. A member named
+/// `id` is stored as `_id` at the top level of a document (`Root`), where MongoDB gives
+/// `_id` its meaning, and as `id` inside an embedded document (the seeds' `imdb.id`).
+/// odm::rename applies in both places.
+template <reflectable T, bool Root = true>
+inline constexpr auto stored_names = [] {
+  static_assert(detail::stored_names_are_unique<T, Root>(),
+                "odm: two members of this struct are stored under the same field name; rename one with "
+                "odm::rename(&T::member, \"name\")");
+  static_assert(detail::stored_names_are_valid<T, Root>(),
+                "odm: a stored field name is empty, starts with '$' or contains '.'; MongoDB would read it as "
+                "an operator or a path");
+  return detail::compute_stored_names<T, Root>();
+}();
+
+/// The field name the member `pointer` is stored under: odm::field_name(&Book::title).
+template <class T, class M>
+consteval std::string_view field_name(M T::*pointer) {
+  return stored_names<T>[detail::member_index(pointer)];
+}
+
+}  // namespace odm

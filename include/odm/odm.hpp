@@ -1,0 +1,22 @@
+#pragma once
+// odm: a header-heavy C++20 object-document mapper for MongoDB. This umbrella header
+// brings in the whole public API.
+
+#include <odm/error.hpp>
+
+#include <odm/reflect/enums.hpp>
+#include <odm/reflect/members.hpp>
+
+#include <odm/model/model.hpp>
+
+#include <odm/bson/codec.hpp>
+#include <odm/bson/containers.hpp>
+#include <odm/bson/convert.hpp>
+#include <odm/bson/document.hpp>
+#include <odm/bson/record.hpp>
+#include <odm/bson/scalars.hpp>
+
+#include <odm/fields/binary.hpp>
+#include <odm/fields/embedded.hpp>
+#include <odm/fields/local_time.hpp>
+#include <odm/fields/object_id.hpp>

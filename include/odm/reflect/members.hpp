@@ -1,0 +1,108 @@
+#pragma once
+// Compile-time member names of plain aggregates.
+//
+// Boost.PFR 1.81 (Debian bookworm) gives the count, types and positional access of an
+// aggregate's members, but not their names (boost::pfr::get_name arrived in 1.84).
+// odm recovers the names itself: it instantiates a function template on a pointer to
+// the I-th member of an object that is declared but never defined, and reads the
+// member's name back out of that function's __PRETTY_FUNCTION__ text, which both g++
+// and clang spell as "...fake_object...member_name)}..." / "{&fake_object.member_name}]".
+// The object is only ever used in unevaluated, address-only constant expressions, so it
+// needs no definition and the aggregate needs no default constructor.
+
+#include <boost/pfr.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace odm {
+
+/// A struct odm can reflect: a plain aggregate with no base classes, as Boost.PFR needs.
+template <class T>
+concept reflectable = std::is_class_v<T> && std::is_aggregate_v<T> && !std::is_union_v<T>;
+
+namespace detail {
+
+#if defined(__clang__)
+#pragma clang diagnostic push
+// Declared and deliberately never defined: only its members' addresses are taken.
+#pragma clang diagnostic ignored "-Wundefined-var-template"
+#endif
+
+template <class T>
+extern const T reflection_object;
+
+/// Wraps the member's address so that clang 14, which does not accept pointers to
+/// subobjects as template arguments directly, accepts it inside a class-type argument.
+template <class M>
+struct member_address {
+  const M* address;
+};
+
+template <auto Address>
+consteval std::string_view pretty_function_text() {
+  return __PRETTY_FUNCTION__;
+}
+
+/// The I-th member of the reflection object (a reference, usable in constant expressions).
+template <class T, std::size_t I>
+consteval const auto& reflected_member() {
+  return boost::pfr::detail::sequence_tuple::get<I>(boost::pfr::detail::tie_as_tuple(reflection_object<T>));
+}
+
+constexpr bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// Takes "...fake.Type::name)}; std::string_view = ...]" or "...{&fake.name}]" to "name".
+constexpr std::string_view member_name_from_pretty_function(std::string_view text) {
+  std::size_t end = text.rfind('}');
+  while (end > 0 && !is_identifier_char(text[end - 1])) --end;
+  std::size_t begin = end;
+  while (begin > 0 && is_identifier_char(text[begin - 1])) --begin;
+  return text.substr(begin, end - begin);
+}
+
+template <class T, std::size_t I>
+consteval std::string_view member_name() {
+  constexpr const auto& member = reflected_member<T, I>();
+  using M = std::remove_cvref_t<decltype(member)>;
+  return member_name_from_pretty_function(pretty_function_text<member_address<M>{&member}>());
+}
+
+template <class T>
+inline constexpr std::size_t member_count = boost::pfr::tuple_size_v<T>;
+
+/// Names of T's members in declaration order, e.g. {"id", "title", "author"}.
+template <class T>
+inline constexpr auto member_names = []<std::size_t... I>(std::index_sequence<I...>) {
+  return std::array<std::string_view, sizeof...(I)>{member_name<T, I>()...};
+}(std::make_index_sequence<member_count<T>>{});
+
+/// The position of the member `pointer` designates, found by comparing addresses
+/// inside the reflection object at compile time.
+template <class T, class M>
+consteval std::size_t member_index(M T::*pointer) {
+  std::size_t found = member_count<T>;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          using Candidate = std::remove_cvref_t<decltype(reflected_member<T, I>())>;
+          if constexpr (std::is_same_v<Candidate, M>) {
+            if (&reflected_member<T, I>() == &(reflection_object<T>.*pointer)) found = I;
+          }
+        }(),
+        ...);
+  }(std::make_index_sequence<member_count<T>>{});
+  return found;
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+
+}  // namespace detail
+}  // namespace odm
