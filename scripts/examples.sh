@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds the examples and runs each of them. They store into
+# the server named by MONGODB_URI; without one, the bundled test server is started.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+
+root=${ODM_BUILD_ROOT:-build}
+cmake -S . -B "$root/gcc" -DCMAKE_CXX_COMPILER=g++ >/dev/null
+cmake --build "$root/gcc" -j"${ODM_JOBS:-$(nproc)}"
+
+server_dir=
+if [[ -z "${MONGODB_URI:-}" ]]; then
+  server_dir=$(mktemp -d)
+  tests/server/ctl.sh start "$server_dir"
+  trap 'tests/server/ctl.sh stop "$server_dir"' EXIT
+  MONGODB_URI=$(cat "$server_dir/uri")
+  export MONGODB_URI
+fi
+
+for example in "$root"/gcc/examples/example_*; do
+  echo "== ${example##*/example_}"
+  "$example"
+done

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian bookworm packages odm builds, tests and runs with, if any are
+# missing. Needs root (apt-get). Safe to run again: it does nothing when all are there.
+set -euo pipefail
+
+packages=(
+  g++ clang-14 cmake make pkg-config           # compilers and build
+  libmongoc-dev libbson-dev                    # MongoDB's C driver 1.23 (mongoc-1.0, bson-1.0)
+  libboost1.81-dev                             # Boost.PFR and Boost.Multiprecision (1.74 has no PFR)
+  libgtest-dev libbenchmark-dev                # GoogleTest, Google Benchmark
+  python3-mockupdb python3-mongomock python3-pymongo   # the wire-protocol test server
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "odm: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
