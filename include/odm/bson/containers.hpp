@@ -97,9 +97,13 @@ struct codec<std::vector<T, Allocator>> {
   static void decode(const bson_iter_t& it, std::vector<T, Allocator>& out) {
     out.clear();
     detail::for_each_element(it, [&](const bson_iter_t& element) {
-      T value{};
-      codec<T>::decode(element, value);
-      out.push_back(std::move(value));
+      if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> hands out proxies, not bool&
+        bool value = false;
+        codec<bool>::decode(element, value);
+        out.push_back(value);
+      } else {
+        codec<T>::decode(element, out.emplace_back());
+      }
     });
   }
 };
