@@ -71,6 +71,19 @@ class CurrencyMismatch : public ValueError {
   using ValueError::ValueError;
 };
 
+/// Using a reference's target before it was resolved, or after resolution found that
+/// the target does not exist. Never a silent empty object.
+class NotLoadedError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// A reference whose target does not exist, under the `Dangling::raise` policy.
+class DanglingReference : public Error {
+ public:
+  using Error::Error;
+};
+
 /// Text that is not valid (Extended) JSON.
 class JsonError : public Error {
  public:

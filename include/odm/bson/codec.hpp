@@ -88,6 +88,17 @@ constexpr std::string_view bson_type_name(bson_type_t type) noexcept {
   }
 }
 
+/// Runs `body` and, if it throws a PathError, adds `key` to the error's path.
+template <class Body>
+decltype(auto) at_path(std::string_view key, Body&& body) {
+  try {
+    return body();
+  } catch (PathError& e) {
+    e.prepend(key);
+    throw;
+  }
+}
+
 /// "expected date, got string"
 [[noreturn]] inline void throw_unexpected_type(const bson_iter_t& it, std::string_view expected) {
   std::string message = "expected ";

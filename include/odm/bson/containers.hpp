@@ -2,6 +2,7 @@
 // Codecs of the standard containers: std::optional, std::vector, std::map, std::variant.
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/scalars.hpp>
 
 #include <charconv>
 #include <cstdint>
@@ -14,17 +15,6 @@
 
 namespace odm {
 namespace detail {
-
-/// Runs `body` and, if it throws a PathError, adds `key` to the error's path.
-template <class Body>
-decltype(auto) at_path(std::string_view key, Body&& body) {
-  try {
-    return body();
-  } catch (PathError& e) {
-    e.prepend(key);
-    throw;
-  }
-}
 
 /// The array index `i` as a BSON array key, without allocating.
 class ArrayKey {

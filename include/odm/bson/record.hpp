@@ -96,6 +96,29 @@ void encode_members(bson_t* document, const T& value) {
   }
 }
 
+namespace detail {
+
+/// `key` is member I's stored name. The name's length is a compile-time constant, so the
+/// memcmp is expanded inline (a runtime length makes it a libc call).
+template <class Traits, std::size_t I>
+inline bool key_is(const char* key, std::size_t length) noexcept {
+  constexpr std::string_view name = Traits::names[I];
+  return length == name.size() && std::memcmp(key, name.data(), name.size()) == 0;
+}
+
+/// Decodes member I, adding its name to the path of an error.
+template <class Traits, std::size_t I, class T>
+inline void decode_member(const bson_iter_t& it, T& out) {
+  try {
+    codec<typename Traits::template member_type<I>>::decode(it, boost::pfr::get<I>(out));
+  } catch (PathError& e) {
+    e.prepend(Traits::names[I]);
+    throw;
+  }
+}
+
+}  // namespace detail
+
 /// Reads the fields `it` iterates (a document's top level or a sub-document) into `out`.
 template <bool Root, reflectable T>
 void decode_members(bson_iter_t& it, T& out) {
@@ -103,29 +126,54 @@ void decode_members(bson_iter_t& it, T& out) {
   constexpr std::size_t size = traits::size;
   std::bitset<size> seen;
   std::size_t expected = 0;
-  while (detail::next(it)) {
-    const char* key = bson_iter_key(&it);
-    const std::size_t length = bson_iter_key_len(&it);
-    std::size_t index;
-    if (expected < size && detail::key_equals(traits::names[expected], key, length)) [[likely]]
-      index = expected;
-    else
-      index = traits::find(std::string_view(key, length));
-    if (index == size) {
-      if constexpr (is_strict<T>)
-        detail::at_path(std::string_view(key, length), [] { throw DecodeError("unknown field (the model is strict)"); });
-      continue;
+  // Fast path: the members in declaration order, as odm writes them. Unrolled at compile
+  // time, so every key comparison has a constant length and every codec call is direct.
+  enum { in_order, ended, mismatch } state = in_order;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (([&] {
+       if (!detail::next(it)) {
+         state = ended;
+         return false;
+       }
+       if (!detail::key_is<traits, I>(bson_iter_key(&it), bson_iter_key_len(&it))) [[unlikely]] {
+         state = mismatch;
+         return false;
+       }
+       detail::decode_member<traits, I>(it, out);
+       seen.set(I);
+       expected = I + 1;
+       return true;
+     }()) &&
+     ...);
+  }(std::make_index_sequence<size>{});
+  // Any other order, unknown fields, fields after the last member: one lookup per field.
+  if (state != ended) {
+    bool pending = state == mismatch;  // `it` is on a field not processed yet
+    while (pending || detail::next(it)) {
+      pending = false;
+      const char* key = bson_iter_key(&it);
+      const std::size_t length = bson_iter_key_len(&it);
+      std::size_t index;
+      if (expected < size && detail::key_equals(traits::names[expected], key, length))
+        index = expected;
+      else
+        index = traits::find(std::string_view(key, length));
+      if (index == size) {
+        if constexpr (is_strict<T>)
+          detail::at_path(std::string_view(key, length), [] { throw DecodeError("unknown field (the model is strict)"); });
+        continue;
+      }
+      if (seen[index]) [[unlikely]]
+        detail::at_path(traits::names[index], [] { throw DecodeError("field appears twice in the document"); });
+      seen.set(index);
+      try {
+        traits::decoders[index](it, out);
+      } catch (PathError& e) {
+        e.prepend(traits::names[index]);
+        throw;
+      }
+      expected = index + 1;
     }
-    if (seen[index]) [[unlikely]]
-      detail::at_path(traits::names[index], [] { throw DecodeError("field appears twice in the document"); });
-    seen.set(index);
-    try {
-      traits::decoders[index](it, out);
-    } catch (PathError& e) {
-      e.prepend(traits::names[index]);
-      throw;
-    }
-    expected = index + 1;
   }
   if (!seen.all()) [[unlikely]] {
     for (std::size_t i = 0; i < size; ++i)

@@ -1,0 +1,358 @@
+#pragma once
+// References between documents: the relationship kinds of the reference guides.
+//
+//   odm::Ref<Publisher> publisher_id;      book.publisher_id = "oreilly": one target, stored as its id
+//   odm::RefMany<Part> parts;              product.parts = [ObjectId...]: child references
+//   odm::ParentRef<Host> host;             logmsg.host = ObjectId(...): child points at its parent;
+//                                          may be null (a tree root's `parent: null`)
+//
+// A reference always knows its id(s) without loading anything. Its target is filled in
+// by a join (odm/join) for a whole result set at once; targets that many documents point
+// at are shared (std::shared_ptr<const T>), not copied. Reading a target that was not
+// resolved throws odm::NotLoadedError; it never hands out an empty object.
+//
+// What a join does when a target does not exist is the field's policy, chosen in the
+// declaration (the second template argument):
+//   Dangling::keep   (default) the reference keeps its id and stays unresolved; reading
+//                    its target throws NotLoadedError saying the target is missing.
+//   Dangling::drop   like an inner join: a document whose Ref/ParentRef is dangling is
+//                    left out of the result; a RefMany forgets the missing ids (saving
+//                    the document afterwards stores the cleaned list).
+//   Dangling::raise  the join throws odm::DanglingReference naming field and id.
+//
+// Reference ids are ObjectId, std::string, std::int64_t or std::int32_t (every id the
+// guides use). The id is held in a small variant rather than as `id_type_t<T>` so that a
+// model can refer to itself or to a model declared later (a category's `parent`, a
+// category's `children`): T is only needed complete where the id is read or written.
+
+#include <odm/bson/codec.hpp>
+#include <odm/bson/containers.hpp>
+#include <odm/error.hpp>
+#include <odm/fields/object_id.hpp>
+#include <odm/model/id.hpp>
+
+#include <concepts>
+#include <utility>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace odm {
+
+enum class Dangling { keep, drop, raise };
+
+namespace detail {
+
+/// Storage for a reference's id, independent of whether T is complete yet.
+using ReferenceId = std::variant<std::monostate, ObjectId, std::string, std::int64_t, std::int32_t>;
+
+template <class T>
+constexpr void check_reference_id() {
+  using Id = id_type_t<T>;
+  static_assert(std::same_as<Id, ObjectId> || std::same_as<Id, std::string> || std::same_as<Id, std::int64_t> ||
+                    std::same_as<Id, std::int32_t>,
+                "odm: a referenced model's id must be odm::ObjectId, std::string, std::int64_t or std::int32_t");
+}
+
+/// An id as a reader would like to see it in an error message.
+inline std::string describe_id(const ReferenceId& id) {
+  struct Describe {
+    std::string operator()(std::monostate) const { return "null"; }
+    std::string operator()(const ObjectId& v) const { return "ObjectId(\"" + v.to_string() + "\")"; }
+    std::string operator()(const std::string& v) const { return "\"" + v + "\""; }
+    std::string operator()(std::int64_t v) const { return std::to_string(v); }
+    std::string operator()(std::int32_t v) const { return std::to_string(v); }
+  };
+  return std::visit(Describe{}, id);
+}
+
+/// The arguments a reference can be built from: something that looks like an id.
+/// Deliberately decided from the argument alone, never by asking T: a reference is
+/// often declared inside T itself (a category's parent), before T is complete, and
+/// Boost.PFR probes T's members with conversion objects while counting them.
+template <class Id>
+concept id_like = std::same_as<std::remove_cvref_t<Id>, ObjectId> ||
+                  std::convertible_to<Id, std::string_view> ||
+                  (std::integral<std::remove_cvref_t<Id>> && !std::same_as<std::remove_cvref_t<Id>, bool>);
+
+/// Converts an id argument to T's id type, once T is complete.
+template <class T, class Id>
+ReferenceId make_reference_id(Id&& id) {
+  check_reference_id<T>();
+  using Target = id_type_t<T>;
+  if constexpr (std::integral<Target> && std::integral<std::remove_cvref_t<Id>>) {
+    if (!std::in_range<Target>(id)) throw ValueError("id " + std::to_string(id) + " does not fit the target's id type");
+    return ReferenceId(static_cast<Target>(id));
+  } else {
+    static_assert(std::constructible_from<Target, Id&&>,
+                  "odm: this id cannot be converted to the referenced model's id type");
+    return ReferenceId(Target(std::forward<Id>(id)));
+  }
+}
+
+/// How a reference stands after a join.
+enum class Resolution : unsigned char { unresolved, loaded, dangling };
+
+[[noreturn]] inline void throw_not_loaded(const ReferenceId& id, Resolution state) {
+  if (state == Resolution::dangling)
+    throw NotLoadedError("the reference to " + describe_id(id) +
+                         " is dangling: no such document was found when it was resolved");
+  throw NotLoadedError("the reference to " + describe_id(id) +
+                       " was not resolved; resolve it with a join (e.g. .with(&Model::field)) before reading its target");
+}
+
+inline void encode_reference_id(bson_t* parent, std::string_view key, const ReferenceId& id) {
+  std::visit(
+      [&](const auto& value) {
+        using V = std::remove_cvref_t<decltype(value)>;
+        if constexpr (std::same_as<V, std::monostate>)
+          check_append(bson_append_null(parent, key.data(), key_length(key)));
+        else
+          codec<V>::encode(parent, key, value);
+      },
+      id);
+}
+
+template <class T>
+ReferenceId decode_reference_id(const bson_iter_t& it) {
+  check_reference_id<T>();
+  id_type_t<T> id{};
+  codec<id_type_t<T>>::decode(it, id);
+  return ReferenceId(std::move(id));
+}
+
+/// What Ref and ParentRef share: an id, and the target once a join found it.
+template <class T>
+class SingleReference {
+ public:
+  /// The target. Throws odm::NotLoadedError unless a join resolved it.
+  const T& get() const {
+    if (state_ != Resolution::loaded) [[unlikely]] {
+      if (std::holds_alternative<std::monostate>(id_))
+        throw NotLoadedError("this reference is null: there is no target to read");
+      throw_not_loaded(id_, state_);
+    }
+    return *target_;
+  }
+  const T& operator*() const { return get(); }
+  const T* operator->() const { return &get(); }
+  /// The shared target (empty unless loaded).
+  const std::shared_ptr<const T>& shared() const noexcept { return target_; }
+  bool is_loaded() const noexcept { return state_ == Resolution::loaded; }
+  bool is_dangling() const noexcept { return state_ == Resolution::dangling; }
+
+  /// Used by joins: the found target, or none (dangling).
+  void resolve(std::shared_ptr<const T> target) {
+    target_ = std::move(target);
+    state_ = target_ ? Resolution::loaded : Resolution::dangling;
+  }
+
+  const ReferenceId& raw_id() const noexcept { return id_; }
+
+ protected:
+  SingleReference() = default;
+  explicit SingleReference(ReferenceId id) : id_(std::move(id)) {}
+  explicit SingleReference(std::shared_ptr<const T> target)
+      : id_(id_of(*target)), target_(std::move(target)), state_(Resolution::loaded) {}
+
+  ReferenceId id_;
+  std::shared_ptr<const T> target_;
+  Resolution state_ = Resolution::unresolved;
+};
+
+}  // namespace detail
+
+/// A reference to one T, stored as T's id.
+template <class T, Dangling Policy = Dangling::keep>
+class Ref : public detail::SingleReference<T> {
+ public:
+  using target_type = T;
+  static constexpr Dangling dangling_policy = Policy;
+
+  Ref() = default;
+  /// `book.publisher_id = "oreilly"`
+  template <detail::id_like Id>
+  Ref(Id&& id) : detail::SingleReference<T>(detail::make_reference_id<T>(std::forward<Id>(id))) {}  // NOLINT
+  /// A reference already resolved to a shared object.
+  explicit Ref(std::shared_ptr<const T> target) : detail::SingleReference<T>(std::move(target)) {}
+
+  /// The target's id.
+  decltype(auto) id() const { return std::get<id_type_t<T>>(this->id_); }
+
+  /// References compare by id: two references to the same document are equal.
+  friend bool operator==(const Ref& a, const Ref& b) { return a.id_ == b.id_; }
+};
+
+/// A reference from a child to its parent (one-to-many, one-to-squillions, trees).
+/// Stored as the parent's id, or null when there is no parent (a tree's root). A model's
+/// ParentRef members are indexed automatically: it is how children are found.
+template <class T, Dangling Policy = Dangling::keep>
+class ParentRef : public detail::SingleReference<T> {
+ public:
+  using target_type = T;
+  static constexpr Dangling dangling_policy = Policy;
+
+  /// No parent.
+  ParentRef() = default;
+  ParentRef(std::nullopt_t) {}  // NOLINT(google-explicit-constructor)
+  template <detail::id_like Id>
+  ParentRef(Id&& id) : detail::SingleReference<T>(detail::make_reference_id<T>(std::forward<Id>(id))) {}  // NOLINT
+  explicit ParentRef(std::shared_ptr<const T> target) : detail::SingleReference<T>(std::move(target)) {}
+
+  bool has_parent() const noexcept { return !std::holds_alternative<std::monostate>(this->id_); }
+  /// The parent's id, or nothing for a root.
+  auto id() const {
+    using Id = id_type_t<T>;
+    return has_parent() ? std::optional<Id>(std::get<Id>(this->id_)) : std::optional<Id>();
+  }
+
+  friend bool operator==(const ParentRef& a, const ParentRef& b) { return a.id_ == b.id_; }
+};
+
+/// Child references: an array of T's ids (product.parts, student.courses; targets shared
+/// between owners make it many-to-many).
+template <class T, Dangling Policy = Dangling::keep>
+class RefMany {
+ public:
+  using target_type = T;
+  static constexpr Dangling dangling_policy = Policy;
+
+  RefMany() = default;
+  template <detail::id_like Id>
+  RefMany(std::initializer_list<Id> ids) {
+    for (const auto& id : ids) ids_.push_back(detail::make_reference_id<T>(id));
+  }
+  template <detail::id_like Id>
+  RefMany(const std::vector<Id>& ids) {  // NOLINT(google-explicit-constructor)
+    for (const auto& id : ids) ids_.push_back(detail::make_reference_id<T>(id));
+  }
+
+  std::size_t size() const noexcept { return ids_.size(); }
+  bool empty() const noexcept { return ids_.empty(); }
+  /// The id of the i-th reference.
+  decltype(auto) id(std::size_t i) const { return std::get<id_type_t<T>>(ids_.at(i)); }
+  /// All ids, in stored order.
+  auto ids() const {
+    std::vector<id_type_t<T>> out;
+    out.reserve(ids_.size());
+    for (const auto& id : ids_) out.push_back(std::get<id_type_t<T>>(id));
+    return out;
+  }
+  template <detail::id_like Id>
+  void push_back(Id&& id) {
+    ids_.push_back(detail::make_reference_id<T>(std::forward<Id>(id)));
+    targets_.clear();
+    resolved_ = false;  // the list changed: it must be resolved again
+  }
+
+  /// Whether a join resolved this list (some targets may be dangling under keep).
+  bool is_loaded() const noexcept { return resolved_; }
+
+  /// The target of the i-th reference. Throws odm::NotLoadedError if unresolved or dangling.
+  const T& at(std::size_t i) const {
+    const auto& id = ids_.at(i);
+    if (!resolved_) detail::throw_not_loaded(id, detail::Resolution::unresolved);
+    if (!targets_[i]) detail::throw_not_loaded(id, detail::Resolution::dangling);
+    return *targets_[i];
+  }
+  const T& operator[](std::size_t i) const { return at(i); }
+
+  /// The resolved targets in stored order, without the dangling ones. Throws
+  /// odm::NotLoadedError if the list was not resolved.
+  std::vector<std::shared_ptr<const T>> targets() const {
+    if (!resolved_ && !ids_.empty()) detail::throw_not_loaded(ids_.front(), detail::Resolution::unresolved);
+    std::vector<std::shared_ptr<const T>> found;
+    found.reserve(targets_.size());
+    for (const auto& target : targets_)
+      if (target) found.push_back(target);
+    return found;
+  }
+
+  /// Used by joins: one entry per id, null where the target is missing.
+  void resolve(std::vector<std::shared_ptr<const T>> targets) {
+    if (targets.size() != ids_.size()) throw std::logic_error("RefMany::resolve: one target per id is required");
+    if constexpr (Policy == Dangling::drop) {
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < ids_.size(); ++i) {
+        if (!targets[i]) continue;
+        ids_[kept] = std::move(ids_[i]);
+        targets[kept] = std::move(targets[i]);
+        ++kept;
+      }
+      ids_.resize(kept);
+      targets.resize(kept);
+    }
+    targets_ = std::move(targets);
+    resolved_ = true;
+  }
+
+  const std::vector<detail::ReferenceId>& raw_ids() const noexcept { return ids_; }
+
+  friend bool operator==(const RefMany& a, const RefMany& b) { return a.ids_ == b.ids_; }
+
+ private:
+  std::vector<detail::ReferenceId> ids_;
+  std::vector<std::shared_ptr<const T>> targets_;
+  bool resolved_ = false;
+};
+
+// Stored as the target's id, exactly as T stores its own `_id`.
+template <class T, Dangling P>
+struct codec<Ref<T, P>> {
+  static void encode(bson_t* parent, std::string_view key, const Ref<T, P>& ref) {
+    if (std::holds_alternative<std::monostate>(ref.raw_id())) [[unlikely]]
+      throw EncodeError("the reference was never given an id (a Ref is required; use ParentRef or "
+                        "std::optional<Ref<...>> for one that may be absent)");
+    detail::encode_reference_id(parent, key, ref.raw_id());
+  }
+  static void decode(const bson_iter_t& it, Ref<T, P>& out) {
+    id_type_t<T> id{};
+    codec<id_type_t<T>>::decode(it, id);
+    out = Ref<T, P>(std::move(id));
+  }
+};
+
+// Stored as the parent's id, or null for no parent; a missing field also means none.
+template <class T, Dangling P>
+struct codec<ParentRef<T, P>> {
+  static constexpr bool may_be_absent = true;
+  static void encode(bson_t* parent, std::string_view key, const ParentRef<T, P>& ref) {
+    detail::encode_reference_id(parent, key, ref.raw_id());
+  }
+  static void decode(const bson_iter_t& it, ParentRef<T, P>& out) {
+    if (bson_iter_type(&it) == BSON_TYPE_NULL) {
+      out = ParentRef<T, P>();
+      return;
+    }
+    id_type_t<T> id{};
+    codec<id_type_t<T>>::decode(it, id);
+    out = ParentRef<T, P>(std::move(id));
+  }
+};
+
+// Stored as an array of the targets' ids.
+template <class T, Dangling P>
+struct codec<RefMany<T, P>> {
+  static void encode(bson_t* parent, std::string_view key, const RefMany<T, P>& refs) {
+    bson_t array;
+    detail::check_append(bson_append_array_begin(parent, key.data(), detail::key_length(key), &array));
+    std::uint32_t index = 0;
+    for (const auto& id : refs.raw_ids()) {
+      const detail::ArrayKey element_key(index++);
+      detail::encode_reference_id(&array, element_key.view(), id);
+    }
+    detail::check_append(bson_append_array_end(parent, &array));
+  }
+  static void decode(const bson_iter_t& it, RefMany<T, P>& out) {
+    std::vector<id_type_t<T>> ids;
+    codec<std::vector<id_type_t<T>>>::decode(it, ids);
+    out = RefMany<T, P>(ids);
+  }
+};
+
+}  // namespace odm
