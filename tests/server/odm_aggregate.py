@@ -18,7 +18,7 @@ from mongomock import filtering as mm_filtering
 from bson.decimal128 import Decimal128
 
 from odm_values import (MISSING, DEC_CTX, NumDecimal, ArithOverflow, arith, bson_cmp, canon,
-                        is_number, sort_key_of, type_order)
+                        is_number, sort_key_of, type_name, type_order)
 from odm_query import (CommandError, NotSupported, match, sort_docs, parse_sort,
                        path_candidates)
 
@@ -229,6 +229,77 @@ def _group_stage(docs, database, options):
     return out
 
 
+# Stages that mongod rejects inside a $unionWith sub-pipeline (error 31441).
+_NOT_IN_UNION = ('$out', '$merge', '$changeStream')
+
+
+def _parse_union_with(options):
+    """Validate a $unionWith spec as mongod 7.0 does; returns (coll, pipeline)."""
+    if isinstance(options, str):
+        coll, pipeline = options, []
+    elif isinstance(options, dict):
+        for k in options:
+            if k not in ('coll', 'pipeline'):
+                raise CommandError(40415, "BSON field '$unionWith.%s' is an unknown field." % k)
+        coll = options.get('coll')
+        pipeline = options.get('pipeline')
+        if coll is not None and not isinstance(coll, str):
+            raise CommandError(14, "BSON field '$unionWith.coll' is the wrong type '%s', "
+                               "expected type 'string'" % type_name(coll))
+        if pipeline is not None and not isinstance(pipeline, list):
+            raise CommandError(14, "BSON field '$unionWith.pipeline' is the wrong type '%s', "
+                               "expected type 'array'" % type_name(pipeline))
+        pipeline = pipeline or []
+        for i, st in enumerate(pipeline):
+            if not isinstance(st, dict):
+                raise CommandError(14, "BSON field '$unionWith.pipeline.%d' is the wrong type "
+                                   "'%s', expected type 'object'" % (i, type_name(st)))
+        if coll is None:
+            # mongod 6.0+: a collectionless $unionWith must start with $documents.
+            if pipeline and next(iter(pipeline[0]), None) == '$documents':
+                raise NotSupported('the aggregation stage $documents')
+            raise CommandError(9, '$unionWith stage without explicit collection must have a '
+                               'pipeline with $documents as first stage')
+    else:
+        raise CommandError(9, 'the $unionWith stage specification must be an object or '
+                           'string, but found %s' % type_name(options))
+    if not coll or '\0' in coll or coll.startswith('.'):
+        raise CommandError(73, 'Invalid collection name: %s' % coll)
+    if coll.startswith('system.') or '$' in coll:
+        raise NotSupported('$unionWith on the collection %s' % coll)
+    return coll, pipeline
+
+
+def source_docs(coll, pipeline):
+    """Copies of coll's documents in natural order, as the input of pipeline.
+    A leading $match is applied here (before copying, using the _id index when
+    it can); returns (documents, rest of the pipeline)."""
+    if coll is None:
+        return [], pipeline
+    if pipeline and isinstance(pipeline[0], dict) and len(pipeline[0]) == 1 and \
+            isinstance(pipeline[0].get('$match'), dict):
+        return [copy.deepcopy(d) for d in coll.matching_docs(pipeline[0]['$match'])], \
+            pipeline[1:]
+    return [copy.deepcopy(d) for d in coll.docs.values()], pipeline
+
+
+def _union_with_stage(docs, database, options):
+    """$unionWith: the input documents, then the documents that the sub-pipeline
+    produces from collection coll of the same database (natural order when the
+    sub-pipeline is empty; nothing when coll does not exist).  The sub-pipeline
+    runs through the same handlers as a top-level pipeline, so $match/$sort
+    use this server's comparison."""
+    coll_name, pipeline = _parse_union_with(options)
+    out = list(docs)
+    source, pipeline = source_docs(database.engine.get_coll(database.db_name, coll_name),
+                                   pipeline)
+    if pipeline:
+        out.extend(mm_aggregate.process_pipeline(source, database, pipeline, None))
+    else:
+        out.extend(source)
+    return out
+
+
 mm_aggregate._PIPELINE_HANDLERS['$group'] = _group_stage
 mm_aggregate._PIPELINE_HANDLERS['$match'] = _match_stage
 mm_aggregate._PIPELINE_HANDLERS['$sort'] = _sort_stage
@@ -237,6 +308,7 @@ mm_aggregate._PIPELINE_HANDLERS['$replaceWith'] = _replace_with_stage
 mm_aggregate._PIPELINE_HANDLERS['$sortByCount'] = _sort_by_count_stage
 mm_aggregate._PIPELINE_HANDLERS['$limit'] = _limit_stage
 mm_aggregate._PIPELINE_HANDLERS['$skip'] = _skip_stage
+mm_aggregate._PIPELINE_HANDLERS['$unionWith'] = _union_with_stage
 
 REFUSED_STAGES = {
     '$merge': '$merge', '$changeStream': 'change streams ($changeStream)',
@@ -246,7 +318,7 @@ REFUSED_STAGES = {
     '$geoNear': '$geoNear', '$search': 'Atlas Search ($search)',
     '$searchMeta': 'Atlas Search', '$vectorSearch': 'vector search',
     '$setWindowFields': '$setWindowFields', '$densify': '$densify', '$fill': '$fill',
-    '$unionWith': '$unionWith', '$documents': '$documents', '$redact': '$redact',
+    '$documents': '$documents', '$redact': '$redact',
     '$bucketAuto': '$bucketAuto', '$out': '$out (only allowed as the last stage)',
     '$listSearchIndexes': 'search indexes', '$changeStreamSplitLargeEvent': 'change streams',
 }
@@ -283,18 +355,23 @@ class _AggDatabase(object):
         return self.get_collection(name)
 
 
-def _check_stages(pipeline):
+def _check_stages(pipeline, in_union=False):
     for stage in pipeline:
         if not isinstance(stage, dict) or len(stage) != 1:
             raise CommandError(40323, 'A pipeline stage specification object must contain '
                                'exactly one field.')
         name = next(iter(stage))
+        if in_union and name in _NOT_IN_UNION:
+            raise CommandError(31441, "%s is not allowed within a $unionWith's sub-pipeline"
+                               % name)
+        if name == '$unionWith':
+            _check_stages(_parse_union_with(stage[name])[1], in_union=True)
         if name in REFUSED_STAGES:
             raise NotSupported('the aggregation stage %s' % REFUSED_STAGES[name])
         if name == '$facet':
             for sub in stage[name].values():
                 if isinstance(sub, list):
-                    _check_stages(sub)
+                    _check_stages(sub, in_union)
         if name == '$lookup' and isinstance(stage[name], dict):
             if 'pipeline' in stage[name] or 'let' in stage[name]:
                 raise NotSupported('$lookup with let/pipeline (correlated subqueries)')
@@ -314,6 +391,11 @@ def _translate_exception(e, what):
         code = getattr(e, 'code', None) or 2
         return CommandError(code if isinstance(code, int) else 2, str(e))
     return NotSupported('%s (mongomock raised %s: %s)' % (what, type(e).__name__, e))
+
+
+def check_pipeline(pipeline):
+    """Validate every stage (and refuse unsupported ones) before anything runs."""
+    _check_stages(pipeline)
 
 
 def run_pipeline(engine, db_name, docs, pipeline):

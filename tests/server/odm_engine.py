@@ -976,8 +976,9 @@ class Engine(object):
             validate_coll_name(out_target[1], '$out')
         coll = self.get_coll(db_name, target)
         check_hint(coll, cmd.get('hint'))
-        source = [copy.deepcopy(d) for d in coll.docs.values()] if coll else []
-        results = odm_aggregate.run_pipeline(self, db_name, source, pipeline)
+        odm_aggregate.check_pipeline(pipeline)
+        source, rest = odm_aggregate.source_docs(coll, pipeline)
+        results = odm_aggregate.run_pipeline(self, db_name, source, rest)
         ns = '%s.%s' % (db_name, target)
         if out_target is not None:
             self._write_out(out_target, results)

@@ -342,6 +342,136 @@ def t_aggregate(db):
     check('aggregate $out', sorted(d['_id'] for d in db.agg_out.find()) == [10, 11])
 
 
+def t_union_with(db):
+    par, kid = db.uw_parent, db.uw_child
+    par.drop()
+    kid.drop()
+    db.uw_missing.drop()
+    par.insert_many([{'_id': 1, 'k': 'p'}, {'_id': 2, 'k': 'p'}])
+    kid.insert_many([{'_id': 12, 'v': Int64(5)}, {'_id': 10, 'v': Decimal128('2.0990')},
+                     {'_id': 11, 'v': 3}])
+    ids = [d['_id'] for d in par.aggregate([{'$unionWith': 'uw_child'}])]
+    check('$unionWith string form (input, then coll in natural order)',
+          ids == [1, 2, 12, 10, 11], repr(ids))
+    for spec in ({'coll': 'uw_child'}, {'coll': 'uw_child', 'pipeline': []}):
+        ids = [d['_id'] for d in par.aggregate([{'$unionWith': spec}])]
+        check('$unionWith object form, empty pipeline %r' % (spec,),
+              ids == [1, 2, 12, 10, 11], repr(ids))
+    r = list(par.aggregate([{'$match': {'_id': 2}}, {'$unionWith': {
+        'coll': 'uw_child', 'pipeline': [{'$match': {'v': {'$gte': Decimal128('2.099')}}},
+                                         {'$sort': {'v': -1}}, {'$limit': 2},
+                                         {'$project': {'v': 1, 'x': 'y'}}]}}]))
+    check('$unionWith sub-pipeline $match/$sort/$limit/$project (Decimal128 by value)',
+          [d['_id'] for d in r] == [2, 12, 11] and r[1] == {'_id': 12, 'v': 5, 'x': 'y'},
+          repr(r))
+    check('$unionWith keeps int64', isinstance(r[1]['v'], Int64), repr(r[1]))
+    r = list(par.aggregate([{'$unionWith': {'coll': 'uw_child', 'pipeline': [
+        {'$match': {'v': Decimal128('2.099')}}]}}]))
+    check('$unionWith Decimal128 text preserved',
+          [str(d.get('v')) for d in r] == ['None', 'None', '2.0990'], repr(r))
+    ids = [d['_id'] for d in par.aggregate([
+        {'$unionWith': {'coll': 'uw_child', 'pipeline': [{'$skip': 2}]}},
+        {'$unionWith': {'coll': 'uw_parent', 'pipeline': [{'$match': {'_id': 1}}]}}])]
+    check('$unionWith chained', ids == [1, 2, 11, 1], repr(ids))
+    ids = [d['_id'] for d in par.aggregate([{'$match': {'_id': 1}}, {'$unionWith': {
+        'coll': 'uw_child', 'pipeline': [{'$match': {'_id': 10}}, {'$unionWith': {
+            'coll': 'uw_parent', 'pipeline': [{'$match': {'_id': 2}}]}}]}}])]
+    check('$unionWith nested', ids == [1, 10, 2], repr(ids))
+    ids = [d['_id'] for d in par.aggregate([{'$unionWith': 'uw_missing'},
+                                            {'$unionWith': {'coll': 'uw_missing', 'pipeline': [
+                                                {'$match': {'a': 1}}]}}])]
+    check('$unionWith missing collection contributes nothing', ids == [1, 2], repr(ids))
+    ids = [d['_id'] for d in db.uw_missing.aggregate([{'$unionWith': 'uw_parent'}])]
+    check('$unionWith from a missing collection', ids == [1, 2], repr(ids))
+    ids = [d['_id'] for d in par.aggregate([{'$unionWith': 'uw_child'},
+                                            {'$match': {'_id': {'$ne': 10}}},
+                                            {'$sort': {'_id': -1}}])]
+    check('$unionWith then $match/$sort on the combined stream', ids == [12, 11, 2, 1],
+          repr(ids))
+    r = list(par.aggregate([{'$unionWith': 'uw_child'}, {'$sort': {'v': 1, '_id': 1}}]))
+    check('$unionWith then $sort numeric across Decimal128/int/int64',
+          [d['_id'] for d in r] == [1, 2, 10, 11, 12], repr(r))
+    r = list(par.aggregate([{'$unionWith': 'uw_child'},
+                            {'$group': {'_id': None, 'n': {'$sum': 1}}}]))
+    check('$unionWith then $group', r == [{'_id': None, 'n': 5}], repr(r))
+    r = list(par.aggregate([{'$facet': {'n': [{'$unionWith': 'uw_child'}, {'$count': 'c'}]}}]))
+    check('$unionWith inside $facet', r == [{'n': [{'c': 5}]}], repr(r))
+    par.aggregate([{'$unionWith': 'uw_child'}, {'$out': 'uw_out'}])
+    ids = sorted(d['_id'] for d in db.uw_out.find())
+    check('$unionWith then $out', ids == [1, 2, 10, 11, 12], repr(ids))
+
+    # odm's "newest N children of each of K parents" in one aggregate.
+    log = db.uw_logmsg
+    log.drop()
+    base = datetime.datetime(2024, 5, 1)
+    docs = []
+    for i in range(450):
+        host = 'ABC'[i % 3]
+        docs.append({'_id': i, 'host': host, 'seq': Int64(i),
+                     'time': base + datetime.timedelta(seconds=(i * 7919) % 4001,
+                                                       milliseconds=i % 997)})
+    log.insert_many(docs)
+
+    def newest(host, n):
+        return [d['_id'] for d in sorted((d for d in docs if d['host'] == host),
+                                         key=lambda d: d['time'], reverse=True)[:n]]
+
+    ids = [d['_id'] for d in log.aggregate([{'$match': {'host': 'A'}},
+                                            {'$sort': {'time': -1}}, {'$limit': 40}])]
+    check('aggregate $match, $sort date descending, $limit', ids == newest('A', 40), repr(ids))
+    pipeline = [{'$match': {'host': 'A'}}, {'$sort': {'time': -1}}, {'$limit': 120}]
+    for h in 'BC':
+        pipeline.append({'$unionWith': {'coll': 'uw_logmsg', 'pipeline': [
+            {'$match': {'host': h}}, {'$sort': {'time': -1}}, {'$limit': 120}]}})
+    expected = newest('A', 120) + newest('B', 120) + newest('C', 120)
+    raw = db.command('aggregate', 'uw_logmsg', pipeline=pipeline, cursor={})
+    first = raw['cursor']['firstBatch']
+    got = [d['_id'] for d in first]
+    cid = raw['cursor']['id']
+    check('$unionWith first batch is 101 documents', len(first) == 101 and cid != 0,
+          '%d id=%r' % (len(first), cid))
+    batches = []
+    while cid:
+        more = db.command('getMore', cid, collection='uw_logmsg', batchSize=100)
+        batches.append(len(more['cursor']['nextBatch']))
+        got += [d['_id'] for d in more['cursor']['nextBatch']]
+        cid = more['cursor']['id']
+    check('$unionWith getMore batches honour batchSize', batches == [100, 100, 59],
+          repr(batches))
+    check('$unionWith newest N per parent over getMore', got == expected,
+          '%d vs %d' % (len(got), len(expected)))
+    r = list(log.aggregate(pipeline + [{'$sort': {'time': -1, '_id': 1}}], batchSize=50))
+    want = sorted((d for d in docs if d['_id'] in set(expected)),
+                  key=lambda d: (base - d['time'], d['_id']))
+    check('$unionWith with a trailing $sort (driver getMore, batchSize 50)',
+          [d['_id'] for d in r] == [d['_id'] for d in want], '%d docs' % len(r))
+    check('$unionWith results keep int64 and dates',
+          all(isinstance(d['seq'], Int64) and isinstance(d['time'], datetime.datetime)
+              for d in r))
+
+    def agg(spec):
+        return lambda: list(par.aggregate([{'$unionWith': spec}]))
+    expect_error('$unionWith non-object spec', agg(5), 9)
+    expect_error('$unionWith coll wrong type', agg({'coll': 1}), 14)
+    expect_error('$unionWith pipeline wrong type', agg({'coll': 'uw_child', 'pipeline': 1}),
+                 14)
+    expect_error('$unionWith unknown field', agg({'coll': 'uw_child', 'x': 1}), 40415)
+    expect_error('$unionWith without coll', agg({'pipeline': [{'$match': {}}]}), 9)
+    expect_error('$unionWith $out in sub-pipeline', agg(
+        {'coll': 'uw_child', 'pipeline': [{'$out': 'uw_x'}]}), 31441)
+    expect_error('$unionWith nested $merge in sub-pipeline', agg(
+        {'coll': 'uw_child', 'pipeline': [{'$unionWith': {'coll': 'uw_child', 'pipeline': [
+            {'$merge': 'uw_x'}]}}]}), 31441)
+    expect_error('$unionWith bad sub-pipeline stage', agg(
+        {'coll': 'uw_child', 'pipeline': [{'$nope': 1}]}), 40324)
+    expect_error('$unionWith sub-pipeline $limit 0', agg(
+        {'coll': 'uw_child', 'pipeline': [{'$limit': 0}]}), 15958)
+    expect_error('$unionWith refused stage in sub-pipeline', agg(
+        {'coll': 'uw_child', 'pipeline': [{'$densify': {}}]}), 115, REFUSAL_PREFIX)
+    expect_error('$unionWith on system.* refused', agg('system.views'), 115, REFUSAL_PREFIX)
+    check('refused $unionWith wrote nothing', 'uw_x' not in db.list_collection_names())
+
+
 def t_indexes(db):
     c = db.idx
     c.drop()
@@ -720,6 +850,7 @@ def main():
         ('findAndModify', lambda: t_find_and_modify(db)),
         ('delete/count/distinct', lambda: t_delete_count_distinct(db)),
         ('aggregate', lambda: t_aggregate(db)),
+        ('$unionWith', lambda: t_union_with(db)),
         ('indexes', lambda: t_indexes(db)),
         ('decimal128', lambda: t_decimal(db)),
         ('int64', lambda: t_int64(db)),
