@@ -7,6 +7,7 @@
 #include <odm/reflect/enums.hpp>
 #include <odm/reflect/members.hpp>
 
+#include <odm/model/id.hpp>
 #include <odm/model/model.hpp>
 
 #include <odm/bson/codec.hpp>
@@ -17,6 +18,9 @@
 #include <odm/bson/scalars.hpp>
 
 #include <odm/fields/binary.hpp>
+#include <odm/fields/decimal.hpp>
 #include <odm/fields/embedded.hpp>
 #include <odm/fields/local_time.hpp>
+#include <odm/fields/money.hpp>
 #include <odm/fields/object_id.hpp>
+#include <odm/fields/ref.hpp>
