@@ -24,6 +24,9 @@ class ArrayKey {
     length_ = bson_uint32_to_string(index, &key, buffer_, sizeof buffer_);
     key_ = key;
   }
+  // The key may point into this object's own buffer: never copied.
+  ArrayKey(const ArrayKey&) = delete;
+  ArrayKey& operator=(const ArrayKey&) = delete;
   std::string_view view() const noexcept { return {key_, length_}; }
 
  private:

@@ -22,6 +22,7 @@
 #include <odm/reflect/members.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 #include <array>
 #include <cstddef>
 #include <string_view>
@@ -155,6 +156,25 @@ inline constexpr auto stored_names = [] {
 template <class T, class M>
 consteval std::string_view field_name(M T::*pointer) {
   return stored_names<T>[detail::member_index(pointer)];
+}
+
+/// The same, for a member pointer that is only known at run time (a function parameter).
+/// It finds the member by its address in one value-initialized T, kept for the program's
+/// lifetime; T must be default-constructible, as every decodable model is.
+template <reflectable T, class M>
+std::string_view runtime_field_name(M T::*pointer) {
+  static const T probe{};
+  const void* target = &(probe.*pointer);
+  std::size_t found = detail::member_count<T>;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (void)((std::is_same_v<boost::pfr::tuple_element_t<I, T>, M> &&
+                    static_cast<const void*>(&boost::pfr::get<I>(probe)) == target
+                ? (found = I, true)
+                : false) ||
+           ...);
+  }(std::make_index_sequence<detail::member_count<T>>{});
+  if (found == detail::member_count<T>) throw std::logic_error("odm: member pointer not found in its model");
+  return stored_names<T>[found];
 }
 
 }  // namespace odm

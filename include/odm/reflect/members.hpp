@@ -6,9 +6,11 @@
 // odm recovers the names itself: it instantiates a function template on a pointer to
 // the I-th member of an object that is declared but never defined, and reads the
 // member's name back out of that function's __PRETTY_FUNCTION__ text, which both g++
-// and clang spell as "...fake_object...member_name)}..." / "{&fake_object.member_name}]".
-// The object is only ever used in unevaluated, address-only constant expressions, so it
-// needs no definition and the aggregate needs no default constructor.
+// and clang spell as "...object...member_name)}..." / "{&object.value.member_name}]".
+// The object is the never-active member of a constexpr union, so no T is ever
+// constructed (T needs no default constructor) and only addresses are taken, in constant
+// expressions. Being defined, it also works for types in anonymous namespaces, which an
+// extern declaration would not (clang refuses to "use" such a variable undefined).
 
 #include <boost/pfr.hpp>
 
@@ -26,14 +28,18 @@ concept reflectable = std::is_class_v<T> && std::is_aggregate_v<T> && !std::is_u
 
 namespace detail {
 
-#if defined(__clang__)
-#pragma clang diagnostic push
-// Declared and deliberately never defined: only its members' addresses are taken.
-#pragma clang diagnostic ignored "-Wundefined-var-template"
-#endif
-
 template <class T>
-extern const T reflection_object;
+union ReflectionHolder {
+  T value;  // never constructed: only the addresses of its members are taken
+  char inactive;
+  constexpr ReflectionHolder() : inactive() {}
+  ~ReflectionHolder() {}  // not constexpr: clang 14 would demand T's destructor be constexpr
+};
+
+// Not constexpr for the same reason; constant-initialized all the same (the constructor
+// is constexpr), and constant expressions only take the addresses of its members.
+template <class T>
+inline const ReflectionHolder<T> reflection_holder{};
 
 /// Wraps the member's address so that clang 14, which does not accept pointers to
 /// subobjects as template arguments directly, accepts it inside a class-type argument.
@@ -50,7 +56,7 @@ consteval std::string_view pretty_function_text() {
 /// The I-th member of the reflection object (a reference, usable in constant expressions).
 template <class T, std::size_t I>
 consteval const auto& reflected_member() {
-  return boost::pfr::detail::sequence_tuple::get<I>(boost::pfr::detail::tie_as_tuple(reflection_object<T>));
+  return boost::pfr::detail::sequence_tuple::get<I>(boost::pfr::detail::tie_as_tuple(reflection_holder<T>.value));
 }
 
 constexpr bool is_identifier_char(char c) {
@@ -92,17 +98,13 @@ consteval std::size_t member_index(M T::*pointer) {
         [&] {
           using Candidate = std::remove_cvref_t<decltype(reflected_member<T, I>())>;
           if constexpr (std::is_same_v<Candidate, M>) {
-            if (&reflected_member<T, I>() == &(reflection_object<T>.*pointer)) found = I;
+            if (&reflected_member<T, I>() == &(reflection_holder<T>.value.*pointer)) found = I;
           }
         }(),
         ...);
   }(std::make_index_sequence<member_count<T>>{});
   return found;
 }
-
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
 
 }  // namespace detail
 }  // namespace odm
