@@ -24,3 +24,6 @@
 #include <odm/fields/money.hpp>
 #include <odm/fields/object_id.hpp>
 #include <odm/fields/ref.hpp>
+#include <odm/fields/subset.hpp>
+
+#include <odm/query.hpp>

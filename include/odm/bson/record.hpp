@@ -130,7 +130,7 @@ void decode_members(bson_iter_t& it, T& out) {
   // time, so every key comparison has a constant length and every codec call is direct.
   enum { in_order, ended, mismatch } state = in_order;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (([&] {
+    (void)(([&] {
        if (!detail::next(it)) {
          state = ended;
          return false;

@@ -1,0 +1,274 @@
+#pragma once
+// The typing rules of odm's query builders: which C++ values a field accepts, what an
+// array field's elements are, which struct a path step enters, and how a value is
+// appended as BSON. Every user value goes through odm::codec<M>::encode of the field's
+// own type M, so a string is always a BSON string and can never become an operator.
+
+#include <odm/bson/codec.hpp>
+#include <odm/bson/scalars.hpp>
+#include <odm/bson/containers.hpp>
+#include <odm/bson/record.hpp>
+#include <odm/fields/embedded.hpp>
+#include <odm/model/model.hpp>
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace odm {
+
+class Decimal;
+
+/// Whether `$inc`/`$mul` apply to a field of type T: the integer and floating-point types
+/// (not bool, not characters) and odm::Decimal. Specialize for a numeric type of your own.
+template <class T>
+inline constexpr bool is_numeric =
+    std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char> &&
+    !std::is_same_v<T, wchar_t> && !std::is_same_v<T, char8_t> && !std::is_same_v<T, char16_t> &&
+    !std::is_same_v<T, char32_t>;
+template <>
+inline constexpr bool is_numeric<Decimal> = true;
+
+/// The longest dotted path a typed query can name (`a.b.c...`, 8 fields).
+inline constexpr std::size_t max_path_depth = 8;
+
+template <class Scope, class Value, bool ThroughArray, bool Positional>
+class Path;
+
+/// The scope of a condition on one element of an array whose elements are E, as in
+/// `$elemMatch` and `$pull` (query/path.hpp).
+template <class E>
+class Element;
+
+namespace detail {
+
+template <class T>
+inline constexpr bool is_optional = false;
+template <class T>
+inline constexpr bool is_optional<std::optional<T>> = true;
+
+template <class T>
+inline constexpr bool is_embedded = false;
+template <class T>
+inline constexpr bool is_embedded<Embedded<T>> = true;
+
+template <class T>
+struct strip_optional {
+  using type = T;
+};
+template <class T>
+struct strip_optional<std::optional<T>> {
+  using type = T;
+};
+template <class T>
+using strip_optional_t = typename strip_optional<T>::type;
+
+template <class T>
+struct vector_traits {
+  static constexpr bool is_vector = false;
+  using element = void;
+};
+template <class E, class A>
+struct vector_traits<std::vector<E, A>> {
+  static constexpr bool is_vector = true;
+  using element = E;
+};
+
+/// A field stored as a BSON array: std::vector<E> or std::optional<std::vector<E>>.
+template <class M>
+inline constexpr bool is_array_field = vector_traits<strip_optional_t<M>>::is_vector;
+/// The element type E of an array field.
+template <class M>
+using element_t = typename vector_traits<strip_optional_t<M>>::element;
+
+/// The type the element lists of array operators ($each, $pullAll) are written in; a
+/// placeholder for fields that are not arrays (those operators refuse them).
+struct not_an_array {};
+template <class M>
+using list_element_t = std::conditional_t<is_array_field<M>, element_t<M>, not_an_array>;
+
+/// What `$in`, `$nin` and `$all` list: an array's elements, or the (non-null) value.
+template <class M>
+using query_value_t = std::conditional_t<is_array_field<M>, element_t<M>, strip_optional_t<M>>;
+
+/// The struct a `/` step after a field of type M enters: through std::optional,
+/// odm::Embedded and std::vector.
+template <class M>
+struct document_of {
+  using type = M;
+};
+template <class M>
+struct document_of<std::optional<M>> : document_of<M> {};
+template <class M>
+struct document_of<Embedded<M>> : document_of<M> {};
+template <class E, class A>
+struct document_of<std::vector<E, A>> : document_of<E> {};
+template <class M>
+using document_of_t = typename document_of<M>::type;
+
+/// A type stored as a sub-document of named fields (a reflected struct).
+template <class M>
+inline constexpr bool is_document = [] {
+  using D = document_of_t<M>;
+  if constexpr (reflectable<D>)
+    return !requires { D::odm_not_a_record; };
+  else
+    return false;
+}();
+
+template <class T>
+inline constexpr bool is_element_scope = false;
+template <class E>
+inline constexpr bool is_element_scope<Element<E>> = true;
+
+template <class T>
+inline constexpr bool is_character = std::is_same_v<T, char> || std::is_same_v<T, wchar_t> ||
+                                     std::is_same_v<T, char8_t> || std::is_same_v<T, char16_t> ||
+                                     std::is_same_v<T, char32_t>;
+
+/// Whether a value of (decayed) type D may stand for a field of type M: M itself, or a
+/// value that converts to it without surprises. Numbers: no narrowing (an int literal
+/// for an int64 field, an integer for a double field, never a double for an integer
+/// field or a number for a bool); enums and bool: only themselves; strings: anything
+/// that is a string_view; optional fields: their value or std::nullopt.
+template <class M, class D>
+consteval bool accepts_value() {
+  if constexpr (std::is_same_v<D, M>) {
+    return true;
+  } else if constexpr (std::is_same_v<D, std::nullptr_t>) {
+    return false;
+  } else if constexpr (is_optional<M>) {
+    return std::is_same_v<D, std::nullopt_t> || accepts_value<typename M::value_type, D>();
+  } else if constexpr (is_embedded<M>) {
+    return accepts_value<typename M::value_type, D>();
+  } else if constexpr (std::is_same_v<M, bool> || std::is_enum_v<M> || is_character<M>) {
+    return false;
+  } else if constexpr (std::is_arithmetic_v<M>) {
+    if constexpr (!std::is_arithmetic_v<D> || std::is_same_v<D, bool> || is_character<D>)
+      return false;
+    else if constexpr (std::is_floating_point_v<M> && std::is_integral_v<D>)
+      return true;
+    else
+      return requires(D d) { M{d}; };
+  } else if constexpr (std::is_same_v<M, std::string>) {
+    return std::is_convertible_v<const D&, std::string_view>;
+  } else {
+    return std::is_convertible_v<const D&, M>;
+  }
+}
+
+template <class M, class X>
+inline constexpr bool accepts = accepts_value<M, std::decay_t<X>>();
+
+/// An array field compared with one element (`{topics: "voyage"}` matches any element).
+template <class M, class X>
+inline constexpr bool accepts_element = [] {
+  if constexpr (is_array_field<M>)
+    return accepts<element_t<M>, X>;
+  else
+    return false;
+}();
+
+/// What a comparison with a field of type M takes: an element (for arrays) or a value.
+template <class M, class X>
+inline constexpr bool comparable = accepts_element<M, X> || accepts<M, X>;
+
+/// Appends `value` under `key` as the field type M stores it.
+template <class M, class X>
+void append_value(bson_t* parent, std::string_view key, const X& value) {
+  using D = std::decay_t<X>;
+  if constexpr (std::is_same_v<D, M>) {
+    codec<M>::encode(parent, key, value);
+  } else if constexpr (is_optional<M>) {
+    if constexpr (std::is_same_v<D, std::nullopt_t>)
+      check_append(bson_append_null(parent, key.data(), key_length(key)));
+    else
+      append_value<typename M::value_type>(parent, key, value);
+  } else if constexpr (is_embedded<M>) {
+    append_value<typename M::value_type>(parent, key, value);
+  } else {
+    const M converted(value);
+    codec<M>::encode(parent, key, converted);
+  }
+}
+
+/// Appends a value compared with a field of type M: as an element when it is one.
+template <class M, class X>
+void append_comparable(bson_t* parent, std::string_view key, const X& value) {
+  if constexpr (accepts_element<M, X>)
+    append_value<element_t<M>>(parent, key, value);
+  else
+    append_value<M>(parent, key, value);
+}
+
+/// Appends a BSON array `key` of the values of `range`, each stored as an M.
+template <class M, class Range>
+void append_array(bson_t* parent, std::string_view key, const Range& range) {
+  bson_t array;
+  check_append(bson_append_array_begin(parent, key.data(), key_length(key), &array));
+  std::uint32_t index = 0;
+  for (const auto& value : range) {
+    const ArrayKey element_key(index++);
+    append_value<M>(&array, element_key.view(), value);
+  }
+  check_append(bson_append_array_end(parent, &array));
+}
+
+/// The stored names of a path, kept as views of the compile-time name tables. The
+/// first field is also kept under its embedded-document name (`id` rather than `_id`),
+/// for specifications that apply inside array elements ($push's $sort).
+struct PathNames {
+  std::array<std::string_view, max_path_depth> names{};
+  std::string_view first_nested{};
+  std::size_t depth = 0;
+
+  constexpr void push(std::string_view name) {
+    if (depth == max_path_depth) throw "odm: a typed path is at most odm::max_path_depth (8) fields deep";
+    names[depth++] = name;
+  }
+
+  /// "addresses.city", with the top-level name of the first field (`_id`) unless `nested`.
+  std::string dotted(bool nested = false) const {
+    std::string out;
+    for (std::size_t i = 0; i < depth; ++i) {
+      if (i != 0) out += '.';
+      out += (i == 0 && nested) ? first_nested : names[i];
+    }
+    return out;
+  }
+};
+
+template <class T>
+consteval PathNames root_names_at(std::size_t index) {
+  PathNames names;
+  names.push(stored_names<T, true>[index]);
+  names.first_nested = stored_names<T, false>[index];
+  return names;
+}
+
+/// The names of a path to a model's member. (No local variable holds the index: clang 14
+/// refuses a consteval call with a parameter in a variable's initializer here.)
+template <class T, class M>
+consteval PathNames root_names(M T::*member) {
+  return root_names_at<T>(member_index(member));
+}
+
+}  // namespace detail
+
+/// The order of a sort key: ascending (1) or descending (-1).
+enum class Direction : int { ascending = 1, descending = -1 };
+inline constexpr Direction ascending = Direction::ascending;
+inline constexpr Direction descending = Direction::descending;
+
+/// One key of a sort over documents of T: a path and a direction (query/sort.hpp).
+template <class T>
+struct SortKey {
+  detail::PathNames path;
+  Direction direction = Direction::ascending;
+};
+
+}  // namespace odm
