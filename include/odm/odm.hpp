@@ -27,3 +27,17 @@
 #include <odm/fields/subset.hpp>
 
 #include <odm/query.hpp>
+
+#include <odm/driver/client.hpp>
+#include <odm/driver/collection.hpp>
+#include <odm/driver/cursor.hpp>
+#include <odm/driver/errors.hpp>
+#include <odm/driver/options.hpp>
+#include <odm/driver/session.hpp>
+#include <odm/model/collection_name.hpp>
+
+#include <odm/index/index.hpp>
+#include <odm/index/sync.hpp>
+#include <odm/join/join.hpp>
+#include <odm/join/subset.hpp>
+#include <odm/join/tree.hpp>

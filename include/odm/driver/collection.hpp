@@ -1,0 +1,452 @@
+#pragma once
+// odm::Collection<T>: the typed collection of a model.
+//
+//   auto books = client.database("library").collection<Book>();   // "book", or the model's name
+//   books.insert_one(book);                                         // assigns book.id if it is an unset ObjectId
+//   std::optional<Book> found = books.find_by_id(book.id);
+//   for (const BookSummary& s : books.find<BookSummary>(filter))    // fetches only BookSummary's fields
+//     ...
+//   auto result = books.update_one(has_copy, checkout);             // result.matched, result.modified
+//
+// Every operation has an overload taking an odm::Session& first, which runs it in that
+// session (and in its transaction, if one is open).
+//
+// A Collection is a cheap handle (a shared pointer to the client and two names): copy it
+// freely, and use one from many threads at once; each operation borrows its own pooled
+// connection.
+//
+// Filters, updates and sorts are the typed holders of odm/query/expression.hpp; their
+// raw() factories are the escape hatch for what the typed builders do not cover, and
+// aggregate() takes a raw pipeline.
+
+#include <odm/bson/convert.hpp>
+#include <odm/bson/document.hpp>
+#include <odm/driver/core.hpp>
+#include <odm/driver/cursor.hpp>
+#include <odm/driver/errors.hpp>
+#include <odm/driver/options.hpp>
+#include <odm/driver/session.hpp>
+#include <odm/fields/object_id.hpp>
+#include <odm/model/collection_name.hpp>
+#include <odm/model/id.hpp>
+#include <odm/model/model.hpp>
+#include <odm/query/expression.hpp>
+#include <odm/query/projection.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <ranges>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace odm {
+
+namespace detail {
+
+/// The id type of a collection of T: T's id member, or ObjectId when T has none (the
+/// server-side default _id, which insert_one generates).
+template <class T>
+struct collection_id {
+  using type = ObjectId;
+};
+template <has_id T>
+struct collection_id<T> {
+  using type = std::remove_cvref_t<id_type_t<T>>;
+};
+
+/// Reads the value of `{_id: value}`.
+template <class Id>
+Id decode_id(const Document& holder) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, holder.get(), "_id")) throw DecodeError("_id: missing from the server's reply");
+  Id id{};
+  try {
+    codec<Id>::decode(it, id);
+  } catch (PathError& error) {
+    error.prepend("_id");
+    throw;
+  }
+  return id;
+}
+
+/// `{_id: id}`.
+template <class Id>
+Document id_filter(const Id& id) {
+  Document filter;
+  codec<Id>::encode(filter.get_mutable(), "_id", id);
+  return filter;
+}
+
+}  // namespace detail
+
+template <class Id>
+struct InsertOneResult {
+  Id inserted_id;
+};
+
+template <class Id>
+struct InsertManyResult {
+  std::int64_t inserted = 0;
+  std::vector<Id> inserted_ids;  // in the order of the input
+};
+
+template <class Id>
+struct UpdateResult {
+  std::int64_t matched = 0;
+  std::int64_t modified = 0;
+  std::optional<Id> upserted_id;  // set when the update inserted a document
+};
+
+struct DeleteResult {
+  std::int64_t deleted = 0;
+};
+
+template <class Id>
+struct BulkWriteResult {
+  std::int64_t inserted = 0;
+  std::int64_t matched = 0;
+  std::int64_t modified = 0;
+  std::int64_t deleted = 0;
+  std::int64_t upserted = 0;
+  /// For each upsert: the position of its write in the bulk write and the new id.
+  std::vector<std::pair<std::size_t, Id>> upserted_ids;
+};
+
+template <document_model T>
+class Collection;
+
+/// Writes collected and sent together (as few commands as the server allows):
+///   books.bulk_write().insert_one(a).update_one(f, u).delete_many(g).execute();
+template <document_model T>
+class BulkWrite {
+ public:
+  using id_type = typename detail::collection_id<T>::type;
+
+  /// Inserts `value`, first assigning a new id when its id is an unset ObjectId.
+  BulkWrite& insert_one(T& value) {
+    Collection<T>::assign_id_if_unset(value);
+    return push(detail::BulkOperation::Kind::insert_one, to_bson(value));
+  }
+  BulkWrite& insert_one(const T& value) {
+    if constexpr (Collection<T>::generates_ids) {
+      T copy = value;
+      return insert_one(copy);
+    } else {
+      return push(detail::BulkOperation::Kind::insert_one, to_bson(value));
+    }
+  }
+  BulkWrite& update_one(const Filter<T>& filter, const Update<T>& update, UpdateOptions options = {}) {
+    return push(detail::BulkOperation::Kind::update_one, filter.bson(), update.bson(), options.upserts());
+  }
+  BulkWrite& update_many(const Filter<T>& filter, const Update<T>& update, UpdateOptions options = {}) {
+    return push(detail::BulkOperation::Kind::update_many, filter.bson(), update.bson(), options.upserts());
+  }
+  BulkWrite& replace_one(const Filter<T>& filter, const T& replacement, ReplaceOptions options = {}) {
+    return push(detail::BulkOperation::Kind::replace_one, filter.bson(), to_bson(replacement), options.upserts());
+  }
+  BulkWrite& delete_one(const Filter<T>& filter) { return push(detail::BulkOperation::Kind::delete_one, filter.bson()); }
+  BulkWrite& delete_many(const Filter<T>& filter) {
+    return push(detail::BulkOperation::Kind::delete_many, filter.bson());
+  }
+
+  std::size_t size() const noexcept { return operations_.size(); }
+  bool empty() const noexcept { return operations_.empty(); }
+
+  /// Sends the writes. An empty bulk write sends nothing. Throws WriteError (or
+  /// DuplicateKeyError) for the first write the server rejected.
+  BulkWriteResult<id_type> execute() { return execute_in(nullptr); }
+  BulkWriteResult<id_type> execute(Session& session) { return execute_in(session.state()); }
+
+ private:
+  friend class Collection<T>;
+  BulkWrite(detail::CollectionCore core, WriteManyOptions options) : core_(std::move(core)), options_(options) {}
+
+  BulkWrite& push(detail::BulkOperation::Kind kind, Document first, Document second = {}, bool upsert = false) {
+    operations_.push_back(detail::BulkOperation{kind, std::move(first), std::move(second), upsert});
+    return *this;
+  }
+
+  BulkWriteResult<id_type> execute_in(detail::SessionState* session) {
+    BulkWriteResult<id_type> result;
+    if (operations_.empty()) return result;
+    detail::WriteOutcome outcome = core_.bulk_write(session, operations_, options_);
+    operations_.clear();
+    result.inserted = outcome.inserted;
+    result.matched = outcome.matched;
+    result.modified = outcome.modified;
+    result.deleted = outcome.deleted;
+    result.upserted = outcome.upserted;
+    for (auto& [index, holder] : outcome.upserted_ids)
+      result.upserted_ids.emplace_back(index, detail::decode_id<id_type>(holder));
+    return result;
+  }
+
+  detail::CollectionCore core_;
+  WriteManyOptions options_;
+  std::vector<detail::BulkOperation> operations_;
+};
+
+template <document_model T>
+class Collection {
+ public:
+  using value_type = T;
+  using id_type = typename detail::collection_id<T>::type;
+  /// Whether inserts assign ObjectId::generate() to an unset (all-zero) id.
+  static constexpr bool generates_ids = has_id<T> && std::same_as<id_type, ObjectId>;
+
+  /// Normally made by Database::collection<T>(); `name` overrides the model's collection.
+  explicit Collection(detail::CollectionCore core) : core_(std::move(core)) {}
+
+  const std::string& name() const noexcept { return core_.name(); }
+  const std::string& database_name() const noexcept { return core_.database_name(); }
+
+  // ---- insert -------------------------------------------------------------------
+
+  /// Inserts `value`. When T's id is an ObjectId that is unset, a new one is generated
+  /// and stored in `value` first. Throws DuplicateKeyError when a unique index refuses it.
+  InsertOneResult<id_type> insert_one(T& value) { return insert_one_in(nullptr, value); }
+  InsertOneResult<id_type> insert_one(const T& value) { return insert_one_copy(nullptr, value); }
+  InsertOneResult<id_type> insert_one(Session& session, T& value) { return insert_one_in(session.state(), value); }
+  InsertOneResult<id_type> insert_one(Session& session, const T& value) {
+    return insert_one_copy(session.state(), value);
+  }
+
+  /// Inserts every element of `values` (a range of T), assigning ids into the elements
+  /// when the range is mutable. Ordered by default: stops at the first failure.
+  template <std::ranges::input_range R>
+    requires std::same_as<std::remove_cvref_t<std::ranges::range_reference_t<R>>, T>
+  InsertManyResult<id_type> insert_many(R&& values, InsertManyOptions options = {}) {
+    return insert_many_in(nullptr, std::forward<R>(values), options);
+  }
+  template <std::ranges::input_range R>
+    requires std::same_as<std::remove_cvref_t<std::ranges::range_reference_t<R>>, T>
+  InsertManyResult<id_type> insert_many(Session& session, R&& values, InsertManyOptions options = {}) {
+    return insert_many_in(session.state(), std::forward<R>(values), options);
+  }
+
+  // ---- read ---------------------------------------------------------------------
+
+  /// The documents matching `filter`, decoded as R: T itself, a smaller struct whose
+  /// fields are then the projection (only they travel from the server), or odm::Document.
+  template <cursor_value R = T>
+  Cursor<R> find(const Filter<T>& filter = {}, FindOptions options = {}) const {
+    return find_in<R>(nullptr, filter, std::move(options));
+  }
+  template <cursor_value R = T>
+  Cursor<R> find(Session& session, const Filter<T>& filter = {}, FindOptions options = {}) const {
+    return find_in<R>(session.state(), filter, std::move(options));
+  }
+
+  /// The first document matching `filter` (in the options' sort order), if any.
+  template <cursor_value R = T>
+  std::optional<R> find_one(const Filter<T>& filter = {}, FindOptions options = {}) const {
+    return find_in<R>(nullptr, filter, std::move(options.limit(1))).next();
+  }
+  template <cursor_value R = T>
+  std::optional<R> find_one(Session& session, const Filter<T>& filter = {}, FindOptions options = {}) const {
+    return find_in<R>(session.state(), filter, std::move(options.limit(1))).next();
+  }
+
+  /// The document with this id, if there is one.
+  std::optional<T> find_by_id(const id_type& id) const { return find_by_id_in(nullptr, id); }
+  std::optional<T> find_by_id(Session& session, const id_type& id) const {
+    return find_by_id_in(session.state(), id);
+  }
+  /// The document with this id. Throws odm::NotFound when there is none.
+  T get_by_id(const id_type& id) const { return get_by_id_in(nullptr, id); }
+  T get_by_id(Session& session, const id_type& id) const { return get_by_id_in(session.state(), id); }
+
+  /// The number of documents matching `filter` (an exact count, not the metadata estimate).
+  std::int64_t count(const Filter<T>& filter = {}, CountOptions options = {}) const {
+    return core_.count(nullptr, filter.bson(), options);
+  }
+  std::int64_t count(Session& session, const Filter<T>& filter = {}, CountOptions options = {}) const {
+    return core_.count(session.state(), filter.bson(), options);
+  }
+
+  /// Runs an aggregation pipeline (raw BSON stages) and decodes each result as R.
+  template <cursor_value R = Document>
+  Cursor<R> aggregate(const std::vector<Document>& stages, AggregateOptions options = {}) const {
+    return Cursor<R>(core_.aggregate(nullptr, detail::make_pipeline(stages), options));
+  }
+  template <cursor_value R = Document>
+  Cursor<R> aggregate(Session& session, const std::vector<Document>& stages, AggregateOptions options = {}) const {
+    return Cursor<R>(core_.aggregate(session.state(), detail::make_pipeline(stages), options));
+  }
+  /// The same with the pipeline as one BSON document: an array of stages or `{pipeline: [...]}`.
+  template <cursor_value R = Document>
+  Cursor<R> aggregate_raw(const Document& pipeline, AggregateOptions options = {}) const {
+    return Cursor<R>(core_.aggregate(nullptr, pipeline, options));
+  }
+
+  // ---- update -------------------------------------------------------------------
+
+  /// Replaces the first document matching `filter` with `replacement`.
+  UpdateResult<id_type> replace_one(const Filter<T>& filter, const T& replacement, ReplaceOptions options = {}) {
+    return update_in(nullptr, detail::UpdateKind::replace, filter.bson(), to_bson(replacement), options);
+  }
+  UpdateResult<id_type> replace_one(Session& session, const Filter<T>& filter, const T& replacement,
+                                    ReplaceOptions options = {}) {
+    return update_in(session.state(), detail::UpdateKind::replace, filter.bson(), to_bson(replacement), options);
+  }
+
+  /// Applies `update` to the first document matching `filter`, atomically.
+  UpdateResult<id_type> update_one(const Filter<T>& filter, const Update<T>& update, UpdateOptions options = {}) {
+    return update_in(nullptr, detail::UpdateKind::one, filter.bson(), update.bson(), options);
+  }
+  UpdateResult<id_type> update_one(Session& session, const Filter<T>& filter, const Update<T>& update,
+                                   UpdateOptions options = {}) {
+    return update_in(session.state(), detail::UpdateKind::one, filter.bson(), update.bson(), options);
+  }
+  /// Applies `update` to every document matching `filter`.
+  UpdateResult<id_type> update_many(const Filter<T>& filter, const Update<T>& update, UpdateOptions options = {}) {
+    return update_in(nullptr, detail::UpdateKind::many, filter.bson(), update.bson(), options);
+  }
+  UpdateResult<id_type> update_many(Session& session, const Filter<T>& filter, const Update<T>& update,
+                                    UpdateOptions options = {}) {
+    return update_in(session.state(), detail::UpdateKind::many, filter.bson(), update.bson(), options);
+  }
+
+  // ---- delete -------------------------------------------------------------------
+
+  DeleteResult delete_one(const Filter<T>& filter) { return {core_.remove(nullptr, false, filter.bson()).deleted}; }
+  DeleteResult delete_one(Session& session, const Filter<T>& filter) {
+    return {core_.remove(session.state(), false, filter.bson()).deleted};
+  }
+  DeleteResult delete_many(const Filter<T>& filter) { return {core_.remove(nullptr, true, filter.bson()).deleted}; }
+  DeleteResult delete_many(Session& session, const Filter<T>& filter) {
+    return {core_.remove(session.state(), true, filter.bson()).deleted};
+  }
+
+  // ---- find and modify ----------------------------------------------------------
+
+  /// Updates the first match and returns it as it was before (the default) or after
+  /// the update; std::nullopt when nothing matched (and no upsert happened).
+  std::optional<T> find_one_and_update(const Filter<T>& filter, const Update<T>& update,
+                                       FindOneAndUpdateOptions options = {}) {
+    return modify_in(nullptr, filter, &update.bson(), options);
+  }
+  std::optional<T> find_one_and_update(Session& session, const Filter<T>& filter, const Update<T>& update,
+                                       FindOneAndUpdateOptions options = {}) {
+    return modify_in(session.state(), filter, &update.bson(), options);
+  }
+  std::optional<T> find_one_and_replace(const Filter<T>& filter, const T& replacement,
+                                        FindOneAndReplaceOptions options = {}) {
+    const Document document = to_bson(replacement);
+    return modify_in(nullptr, filter, &document, options);
+  }
+  std::optional<T> find_one_and_replace(Session& session, const Filter<T>& filter, const T& replacement,
+                                        FindOneAndReplaceOptions options = {}) {
+    const Document document = to_bson(replacement);
+    return modify_in(session.state(), filter, &document, options);
+  }
+  /// Deletes the first match and returns it.
+  std::optional<T> find_one_and_delete(const Filter<T>& filter, FindOneAndDeleteOptions options = {}) {
+    return modify_in(nullptr, filter, nullptr, options);
+  }
+  std::optional<T> find_one_and_delete(Session& session, const Filter<T>& filter,
+                                       FindOneAndDeleteOptions options = {}) {
+    return modify_in(session.state(), filter, nullptr, options);
+  }
+
+  // ---- bulk and admin -----------------------------------------------------------
+
+  BulkWrite<T> bulk_write(BulkWriteOptions options = {}) const { return BulkWrite<T>(core_, options); }
+
+  /// Drops the collection (and its indexes). Dropping a missing collection is not an error.
+  void drop() const { core_.drop(nullptr); }
+
+  /// Assigns a new ObjectId to `value`'s id when it is an unset ObjectId.
+  static void assign_id_if_unset(T& value) {
+    if constexpr (generates_ids) {
+      auto& id = id_of(value);
+      if (id.is_zero()) id = ObjectId::generate();
+    }
+  }
+
+ private:
+  InsertOneResult<id_type> insert_one_in(detail::SessionState* session, T& value) {
+    assign_id_if_unset(value);
+    return {detail::decode_id<id_type>(core_.insert_one(session, to_bson(value)))};
+  }
+  InsertOneResult<id_type> insert_one_copy(detail::SessionState* session, const T& value) {
+    if constexpr (generates_ids) {
+      T copy = value;
+      return insert_one_in(session, copy);
+    } else {
+      return {detail::decode_id<id_type>(core_.insert_one(session, to_bson(value)))};
+    }
+  }
+
+  template <class R>
+  InsertManyResult<id_type> insert_many_in(detail::SessionState* session, R&& values, const InsertManyOptions& options) {
+    std::vector<Document> documents;
+    if constexpr (std::ranges::sized_range<R>) documents.reserve(std::ranges::size(values));
+    for (auto&& value : values) {
+      if constexpr (std::is_const_v<std::remove_reference_t<decltype(value)>>) {
+        if constexpr (generates_ids) {
+          T copy = value;
+          assign_id_if_unset(copy);
+          documents.push_back(to_bson(copy));
+        } else {
+          documents.push_back(to_bson(value));
+        }
+      } else {
+        assign_id_if_unset(value);
+        documents.push_back(to_bson(value));
+      }
+    }
+    InsertManyResult<id_type> result;
+    if (documents.empty()) return result;
+    for (const Document& holder : core_.insert_many(session, documents, options))
+      result.inserted_ids.push_back(detail::decode_id<id_type>(holder));
+    result.inserted = static_cast<std::int64_t>(result.inserted_ids.size());
+    return result;
+  }
+
+  template <class R>
+  Cursor<R> find_in(detail::SessionState* session, const Filter<T>& filter, FindOptions options) const {
+    if constexpr (!std::same_as<R, T> && !std::same_as<R, Document>) {
+      // Compile-time checked: every member of R is a member of T of the same type.
+      if (options.projection().empty()) options.projection(projection<T, R>());
+    }
+    return Cursor<R>(core_.find(session, filter.bson(), options));
+  }
+
+  std::optional<T> find_by_id_in(detail::SessionState* session, const id_type& id) const {
+    FindOptions options;
+    options.limit(1);
+    return find_in<T>(session, Filter<T>::raw(detail::id_filter(id)), std::move(options)).next();
+  }
+  T get_by_id_in(detail::SessionState* session, const id_type& id) const {
+    std::optional<T> found = find_by_id_in(session, id);
+    if (!found) {
+      throw NotFound("no document with _id " + detail::id_filter(id).to_json() + " in " + core_.database_name() +
+                     "." + core_.name());
+    }
+    return std::move(*found);
+  }
+
+  UpdateResult<id_type> update_in(detail::SessionState* session, detail::UpdateKind kind, const Document& filter,
+                                  const Document& update, const UpdateOptions& options) {
+    detail::WriteOutcome outcome = core_.update(session, kind, filter, update, options);
+    UpdateResult<id_type> result{outcome.matched, outcome.modified, std::nullopt};
+    if (!outcome.upserted_ids.empty()) result.upserted_id = detail::decode_id<id_type>(outcome.upserted_ids.front().second);
+    return result;
+  }
+
+  std::optional<T> modify_in(detail::SessionState* session, const Filter<T>& filter, const Document* update,
+                             const FindOneAndModifyOptions& options) {
+    std::optional<Document> image = core_.find_one_and_modify(session, filter.bson(), update, options);
+    if (!image) return std::nullopt;
+    return from_bson<T>(*image);
+  }
+
+  detail::CollectionCore core_;
+};
+
+}  // namespace odm

@@ -1,0 +1,127 @@
+#pragma once
+// The non-template core of the driver layer. The typed templates (Collection<T>,
+// Cursor<T>, BulkWrite<T>) encode and decode; everything that talks to libmongoc is
+// behind these few classes, compiled once in odm/driver/*.cpp. User code never needs
+// this header directly.
+
+#include <odm/bson/document.hpp>
+#include <odm/driver/options.hpp>
+#include <odm/error.hpp>
+
+#include <bson/bson.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace odm::detail {
+
+class ClientState;   // the pool, its URI and the monitor (odm/driver/client_state.hpp)
+class SessionState;  // a mongoc_client_session_t with the pooled client it belongs to
+class CursorState;   // a mongoc_cursor_t with the collection and client it reads from
+
+/// Opens the pool. Throws ConfigurationError for an invalid URI or option.
+std::shared_ptr<ClientState> open_client(std::string_view uri, const ClientOptions& options);
+
+/// Starts a session on a client popped from the pool (kept until the session ends).
+/// The caller owns the result and frees it with destroy_session().
+SessionState* start_session(const std::shared_ptr<ClientState>& client);
+void destroy_session(SessionState* session) noexcept;
+void start_transaction(SessionState& session);
+void commit_transaction(SessionState& session);
+void abort_transaction(SessionState& session);
+bool in_transaction(const SessionState& session) noexcept;
+
+/// Runs a command on a database and returns the server's reply.
+Document run_command(const std::shared_ptr<ClientState>& client, SessionState* session, const std::string& database,
+                     const Document& command);
+void drop_database(const std::shared_ptr<ClientState>& client, const std::string& database);
+
+/// A server-side cursor. Move-only; closes the cursor (killCursors) and returns its
+/// pooled client when destroyed.
+class CursorCore {
+ public:
+  explicit CursorCore(std::unique_ptr<CursorState> state) noexcept;
+  CursorCore(CursorCore&&) noexcept;
+  CursorCore& operator=(CursorCore&&) noexcept;
+  ~CursorCore();
+
+  /// The next document, valid until the next call; nullptr at the end. Fetches the next
+  /// batch (getMore) when the current one is used up. Throws ConnectionError/ServerError.
+  const bson_t* next();
+
+  /// `error` (from decoding `document`) with the document's _id and the cursor's source
+  /// added to its reason; the path stays the same.
+  DecodeError decode_error(const DecodeError& error, const bson_t* document) const;
+
+ private:
+  std::unique_ptr<CursorState> state_;
+};
+
+/// What a write did, as libmongoc's reply counts it.
+struct WriteOutcome {
+  std::int64_t inserted = 0;
+  std::int64_t matched = 0;
+  std::int64_t modified = 0;
+  std::int64_t deleted = 0;
+  std::int64_t upserted = 0;
+  /// For each upserted document: its position among the writes and `{_id: value}`.
+  std::vector<std::pair<std::size_t, Document>> upserted_ids;
+};
+
+/// One write of a bulk write, already encoded.
+struct BulkOperation {
+  enum class Kind { insert_one, update_one, update_many, replace_one, delete_one, delete_many };
+  Kind kind;
+  Document first;   // the document to insert, or the filter
+  Document second;  // the update or the replacement
+  bool upsert = false;
+};
+
+enum class UpdateKind { one, many, replace };
+
+/// A collection of one database on one client. Cheap to copy; every operation borrows a
+/// client from the pool for its duration (or uses the session's client).
+class CollectionCore {
+ public:
+  CollectionCore(std::shared_ptr<ClientState> client, std::string database, std::string name);
+
+  const std::string& database_name() const noexcept { return database_; }
+  const std::string& name() const noexcept { return name_; }
+  const std::shared_ptr<ClientState>& client() const noexcept { return client_; }
+
+  /// Inserts `document`, putting a new ObjectId `_id` first when it has none. Returns `{_id: value}`.
+  Document insert_one(SessionState* session, const Document& document) const;
+  /// The same for many; returns the `{_id: value}` of each, in order.
+  std::vector<Document> insert_many(SessionState* session, const std::vector<Document>& documents,
+                                    const WriteManyOptions& options) const;
+  CursorCore find(SessionState* session, const Document& filter, const FindOptions& options) const;
+  /// `pipeline` is a BSON array of stages or `{pipeline: [...]}`.
+  CursorCore aggregate(SessionState* session, const Document& pipeline, const AggregateOptions& options) const;
+  std::int64_t count(SessionState* session, const Document& filter, const CountOptions& options) const;
+  WriteOutcome update(SessionState* session, UpdateKind kind, const Document& filter, const Document& update,
+                      const UpdateOptions& options) const;
+  WriteOutcome remove(SessionState* session, bool many, const Document& filter) const;
+  /// findAndModify: `update` is an update or a replacement document, nullptr removes.
+  /// Returns the before/after image, or nothing when no document matched.
+  std::optional<Document> find_one_and_modify(SessionState* session, const Document& filter, const Document* update,
+                                              const FindOneAndModifyOptions& options) const;
+  WriteOutcome bulk_write(SessionState* session, const std::vector<BulkOperation>& operations,
+                          const WriteManyOptions& options) const;
+  void drop(SessionState* session) const;
+
+ private:
+  std::shared_ptr<ClientState> client_;
+  std::string database_;
+  std::string name_;
+};
+
+/// `{pipeline: [stage0, stage1, ...]}`.
+Document make_pipeline(const std::vector<Document>& stages);
+
+}  // namespace odm::detail

@@ -1,0 +1,126 @@
+#pragma once
+// odm::Cursor<T>: the results of a find or an aggregate as a move-only input range.
+//
+//   for (const Book& book : books.find(filter, odm::FindOptions{}.batch_size(50)))
+//     ...
+//
+// Batches are fetched lazily: the first with the command, the next (getMore) only when
+// iteration reaches the end of the current one. Each document is decoded when the
+// iteration reaches it; one that does not fit T throws odm::DecodeError naming the
+// offending path, and the cursor stays usable: `++it` (or begin() again, or next())
+// goes on with the following document.
+//
+// A cursor holds one pooled connection until it is destroyed or exhausted.
+
+#include <odm/bson/convert.hpp>
+#include <odm/bson/document.hpp>
+#include <odm/driver/core.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <iterator>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace odm {
+
+/// What a cursor can yield: a model (decoded) or odm::Document (the raw BSON).
+template <class T>
+concept cursor_value = std::same_as<T, Document> || document_model<T>;
+
+namespace detail {
+
+template <class T>
+T decode_result(const bson_t* document) {
+  if constexpr (std::same_as<T, Document>)
+    return Document::copy_of(document);
+  else
+    return from_bson<T>(document);
+}
+
+}  // namespace detail
+
+template <cursor_value T>
+class Cursor {
+ public:
+  using value_type = T;
+
+  class iterator {
+   public:
+    using iterator_concept = std::input_iterator_tag;
+    using iterator_category = std::input_iterator_tag;
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    using reference = T&;
+    using pointer = T*;
+
+    iterator() = default;
+
+    T& operator*() const { return *cursor_->current_; }
+    T* operator->() const { return &*cursor_->current_; }
+    iterator& operator++() {
+      cursor_->advance();
+      return *this;
+    }
+    void operator++(int) { ++*this; }
+    friend bool operator==(const iterator& it, std::default_sentinel_t) noexcept { return it.at_end(); }
+
+   private:
+    friend class Cursor;
+    explicit iterator(Cursor* cursor) noexcept : cursor_(cursor) {}
+    bool at_end() const noexcept { return cursor_ == nullptr || cursor_->done_; }
+    Cursor* cursor_ = nullptr;
+  };
+
+  explicit Cursor(detail::CursorCore core) noexcept : core_(std::move(core)) {}
+  Cursor(Cursor&&) noexcept = default;
+  Cursor& operator=(Cursor&&) noexcept = default;
+  Cursor(const Cursor&) = delete;
+  Cursor& operator=(const Cursor&) = delete;
+  ~Cursor() = default;
+
+  /// An iterator at the current document, fetching it when there is none yet (the first
+  /// call, or after a document that failed to decode).
+  iterator begin() {
+    if (!current_ && !done_) advance();
+    return iterator(this);
+  }
+  std::default_sentinel_t end() const noexcept { return {}; }
+
+  /// The next document, or std::nullopt at the end (use either next() or iteration).
+  std::optional<T> next() {
+    advance();
+    if (done_) return std::nullopt;
+    return std::exchange(current_, std::nullopt);
+  }
+
+  /// Drains the cursor. Throws DecodeError at the first document that does not fit T.
+  std::vector<T> to_vector() {
+    std::vector<T> all;
+    for (auto& value : *this) all.push_back(std::move(value));
+    return all;
+  }
+
+ private:
+  void advance() {
+    current_.reset();
+    if (done_) return;
+    const bson_t* document = core_.next();
+    if (document == nullptr) {
+      done_ = true;
+      return;
+    }
+    try {
+      current_ = detail::decode_result<T>(document);
+    } catch (const DecodeError& error) {
+      throw core_.decode_error(error, document);
+    }
+  }
+
+  detail::CursorCore core_;
+  std::optional<T> current_;
+  bool done_ = false;
+};
+
+}  // namespace odm

@@ -1,0 +1,120 @@
+#pragma once
+// The driver's exceptions. They all derive from odm::Error (odm/error.hpp), so one
+// `catch (const odm::Error&)` still catches everything odm throws; the classes below are
+// the cases a caller can act on.
+//
+//   odm::Error
+//   ├── ConfigurationError      the URI or an option is invalid (nothing was sent)
+//   ├── ConnectionError         no server could be selected within the timeout, or the
+//   │                           connection broke
+//   ├── DriverError             libmongoc refused an operation on the client side
+//   │                           (e.g. a transaction on a server that cannot run one)
+//   ├── NotFound                get_by_id() of an id no document has
+//   └── ServerError             the server answered with an error: code, message, reply
+//       └── WriteError          ... for a write (the reply has `writeErrors`)
+//           └── DuplicateKeyError   ... E11000, with the index name and key when given
+
+#include <odm/bson/document.hpp>
+#include <odm/error.hpp>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace odm {
+
+/// An invalid MongoDB URI or client option. Raised before anything is sent.
+class ConfigurationError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// No suitable server within ClientOptions::server_selection_timeout (the server is down,
+/// the address is wrong, the network is unreachable), or a socket error mid-operation.
+/// Arrives after at most that timeout: odm never waits forever for a server.
+class ConnectionError : public Error {
+ public:
+  explicit ConnectionError(std::string what, Document raw_reply = {})
+      : Error(std::move(what)), raw_reply_(std::move(raw_reply)) {}
+  /// What libmongoc reported with the error (often `{}`); inside a transaction it carries
+  /// the "TransientTransactionError" label.
+  const Document& raw_reply() const noexcept { return raw_reply_; }
+  bool has_label(const char* label) const noexcept;
+
+ private:
+  Document raw_reply_;
+};
+
+/// libmongoc refused the operation itself (invalid arguments, a transaction the
+/// topology cannot run, a session used after its client ended). Keeps libmongoc's error
+/// domain and code (see mongoc-error.h).
+class DriverError : public Error {
+ public:
+  DriverError(std::string what, std::uint32_t domain, std::uint32_t code)
+      : Error(std::move(what)), domain_(domain), code_(code) {}
+  std::uint32_t domain() const noexcept { return domain_; }
+  std::uint32_t code() const noexcept { return code_; }
+
+ private:
+  std::uint32_t domain_;
+  std::uint32_t code_;
+};
+
+/// get_by_id() found no document with that id (find_by_id() returns std::nullopt instead).
+class NotFound : public Error {
+ public:
+  using Error::Error;
+};
+
+/// The server answered with an error. Keeps the server's numeric code (e.g. 11000,
+/// 251 NoSuchTransaction), its message, and the whole reply document.
+class ServerError : public Error {
+ public:
+  ServerError(std::string what, std::int32_t code, std::string message, Document raw_reply)
+      : Error(std::move(what)), code_(code), message_(std::move(message)), raw_reply_(std::move(raw_reply)) {}
+
+  /// The server's error code (https://www.mongodb.com/docs/manual/reference/error-codes/).
+  std::int32_t code() const noexcept { return code_; }
+  /// The server's own message (errmsg), without odm's context.
+  const std::string& message() const noexcept { return message_; }
+  /// The reply as the server (or libmongoc, for a write) gave it.
+  const Document& raw_reply() const noexcept { return raw_reply_; }
+  /// Whether the reply carries an error label such as "TransientTransactionError".
+  bool has_label(const char* label) const noexcept;
+
+ private:
+  std::int32_t code_;
+  std::string message_;
+  Document raw_reply_;
+};
+
+/// A write the server rejected (the reply's `writeErrors`).
+class WriteError : public ServerError {
+ public:
+  using ServerError::ServerError;
+};
+
+/// A write that would have given two documents the same value of a unique index (E11000).
+class DuplicateKeyError : public WriteError {
+ public:
+  DuplicateKeyError(std::string what, std::int32_t code, std::string message, Document raw_reply,
+                    std::string index_name, Document key_pattern, Document key_value)
+      : WriteError(std::move(what), code, std::move(message), std::move(raw_reply)),
+        index_name_(std::move(index_name)),
+        key_pattern_(std::move(key_pattern)),
+        key_value_(std::move(key_value)) {}
+
+  /// The unique index, e.g. "_id_" or "isbn_1" ("" when the server did not say).
+  const std::string& index_name() const noexcept { return index_name_; }
+  /// The index's key pattern, e.g. `{isbn: 1}` (`{}` when the server did not give it).
+  const Document& key_pattern() const noexcept { return key_pattern_; }
+  /// The duplicated key, e.g. `{isbn: "978-1449344689"}` (`{}` when not given).
+  const Document& key_value() const noexcept { return key_value_; }
+
+ private:
+  std::string index_name_;
+  Document key_pattern_;
+  Document key_value_;
+};
+
+}  // namespace odm

@@ -1,0 +1,241 @@
+// The client pool, command monitoring, sessions, and database-level commands.
+
+#include "state.hpp"
+
+#include <odm/driver/errors.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <string>
+
+namespace odm::detail {
+namespace {
+
+void initialize_mongoc() {
+  // mongoc_cleanup() is deliberately never called: clients may live in static objects,
+  // and libmongoc's process-wide state is small.
+  static std::once_flag once;
+  std::call_once(once, [] { mongoc_init(); });
+}
+
+std::string_view host_of(const mongoc_host_list_t* host) noexcept {
+  return host != nullptr ? std::string_view(host->host_and_port) : std::string_view();
+}
+
+/// Calls a user callback, swallowing what it throws.
+void deliver(const std::function<void(const CommandEvent&)>& callback, const CommandEvent& event) noexcept {
+  try {
+    callback(event);
+  } catch (...) {
+  }
+}
+
+void on_started_unguarded(const mongoc_apm_command_started_t* started) {
+  const auto* state = static_cast<const ClientState*>(mongoc_apm_command_started_get_context(started));
+  const CommandMonitor& monitor = state->monitor();
+  if (!monitor.started) return;
+  CommandEvent event;
+  event.kind = CommandEvent::Kind::started;
+  event.command_name = mongoc_apm_command_started_get_command_name(started);
+  event.database_name = mongoc_apm_command_started_get_database_name(started);
+  event.request_id = mongoc_apm_command_started_get_request_id(started);
+  event.operation_id = mongoc_apm_command_started_get_operation_id(started);
+  event.host = host_of(mongoc_apm_command_started_get_host(started));
+  std::optional<Document> command;
+  if (monitor.capture_documents) {
+    command = Document::copy_of(mongoc_apm_command_started_get_command(started));
+    event.document = &*command;
+  }
+  deliver(monitor.started, event);
+}
+
+void on_succeeded_unguarded(const mongoc_apm_command_succeeded_t* succeeded) {
+  const auto* state = static_cast<const ClientState*>(mongoc_apm_command_succeeded_get_context(succeeded));
+  const CommandMonitor& monitor = state->monitor();
+  if (!monitor.succeeded) return;
+  CommandEvent event;
+  event.kind = CommandEvent::Kind::succeeded;
+  event.command_name = mongoc_apm_command_succeeded_get_command_name(succeeded);
+  event.request_id = mongoc_apm_command_succeeded_get_request_id(succeeded);
+  event.operation_id = mongoc_apm_command_succeeded_get_operation_id(succeeded);
+  event.host = host_of(mongoc_apm_command_succeeded_get_host(succeeded));
+  event.duration = std::chrono::microseconds(mongoc_apm_command_succeeded_get_duration(succeeded));
+  std::optional<Document> reply;
+  if (monitor.capture_documents) {
+    reply = Document::copy_of(mongoc_apm_command_succeeded_get_reply(succeeded));
+    event.document = &*reply;
+  }
+  deliver(monitor.succeeded, event);
+}
+
+void on_failed_unguarded(const mongoc_apm_command_failed_t* failed) {
+  const auto* state = static_cast<const ClientState*>(mongoc_apm_command_failed_get_context(failed));
+  const CommandMonitor& monitor = state->monitor();
+  if (!monitor.failed) return;
+  CommandEvent event;
+  event.kind = CommandEvent::Kind::failed;
+  event.command_name = mongoc_apm_command_failed_get_command_name(failed);
+  event.request_id = mongoc_apm_command_failed_get_request_id(failed);
+  event.operation_id = mongoc_apm_command_failed_get_operation_id(failed);
+  event.host = host_of(mongoc_apm_command_failed_get_host(failed));
+  event.duration = std::chrono::microseconds(mongoc_apm_command_failed_get_duration(failed));
+  bson_error_t error;
+  mongoc_apm_command_failed_get_error(failed, &error);
+  event.error_message = error.message;
+  std::optional<Document> reply;
+  if (monitor.capture_documents) {
+    reply = Document::copy_of(mongoc_apm_command_failed_get_reply(failed));
+    event.document = &*reply;
+  }
+  deliver(monitor.failed, event);
+}
+
+// libmongoc calls these from C: nothing may propagate out of them.
+void on_started(const mongoc_apm_command_started_t* event) {
+  try {
+    on_started_unguarded(event);
+  } catch (...) {
+  }
+}
+void on_succeeded(const mongoc_apm_command_succeeded_t* event) {
+  try {
+    on_succeeded_unguarded(event);
+  } catch (...) {
+  }
+}
+void on_failed(const mongoc_apm_command_failed_t* event) {
+  try {
+    on_failed_unguarded(event);
+  } catch (...) {
+  }
+}
+
+/// The URI for messages, without credentials.
+std::string printable_uri(std::string_view uri) {
+  const std::size_t scheme = uri.find("://");
+  const std::size_t at = uri.find('@');
+  if (scheme == std::string_view::npos || at == std::string_view::npos) return std::string(uri);
+  return std::string(uri.substr(0, scheme + 3)) + "***@" + std::string(uri.substr(at + 1));
+}
+
+}  // namespace
+
+ClientState::ClientState(std::string_view uri, const ClientOptions& options) : monitor_(options.command_monitor()) {
+  initialize_mongoc();
+  bson_error_t error;
+  uri_.reset(mongoc_uri_new_with_error(std::string(uri).c_str(), &error));
+  if (!uri_) throw ConfigurationError("odm: invalid MongoDB URI \"" + printable_uri(uri) + "\": " + error.message);
+
+  // The server selection timeout: the option, else the URI's, else 10 s.
+  std::optional<std::chrono::milliseconds> selection = options.server_selection_timeout();
+  if (!selection && !mongoc_uri_has_option(uri_.get(), MONGOC_URI_SERVERSELECTIONTIMEOUTMS))
+    selection = std::chrono::milliseconds(10000);
+  auto set_timeout = [&](const char* key, const std::optional<std::chrono::milliseconds>& value, const char* what) {
+    if (!value) return;
+    if (value->count() <= 0 || value->count() > std::numeric_limits<std::int32_t>::max())
+      throw ConfigurationError(std::string("odm: the ") + what + " must be between 1 ms and 2^31 - 1 ms");
+    mongoc_uri_set_option_as_int32(uri_.get(), key, static_cast<std::int32_t>(value->count()));
+  };
+  set_timeout(MONGOC_URI_SERVERSELECTIONTIMEOUTMS, selection, "server selection timeout");
+  set_timeout(MONGOC_URI_CONNECTTIMEOUTMS, options.connect_timeout(), "connect timeout");
+  set_timeout(MONGOC_URI_SOCKETTIMEOUTMS, options.socket_timeout(), "socket timeout");
+  // A pool always keeps trying until the timeout; say so explicitly.
+  mongoc_uri_set_option_as_bool(uri_.get(), MONGOC_URI_SERVERSELECTIONTRYONCE, false);
+
+  pool_.reset(mongoc_client_pool_new_with_error(uri_.get(), &error));
+  if (!pool_) throw ConfigurationError("odm: cannot create a client pool for \"" + printable_uri(uri) + "\": " + error.message);
+  mongoc_client_pool_set_error_api(pool_.get(), MONGOC_ERROR_API_VERSION_2);
+  if (options.max_pool_size()) mongoc_client_pool_max_size(pool_.get(), *options.max_pool_size());
+  if (options.app_name() && !mongoc_client_pool_set_appname(pool_.get(), options.app_name()->c_str()))
+    throw ConfigurationError("odm: cannot set the application name \"" + *options.app_name() + "\"");
+
+  if (monitor_.enabled()) {
+    mongoc_apm_callbacks_t* callbacks = mongoc_apm_callbacks_new();
+    mongoc_apm_set_command_started_cb(callbacks, on_started);
+    mongoc_apm_set_command_succeeded_cb(callbacks, on_succeeded);
+    mongoc_apm_set_command_failed_cb(callbacks, on_failed);
+    // Before the first pop, as libmongoc requires; it copies the callbacks.
+    mongoc_client_pool_set_apm_callbacks(pool_.get(), callbacks, this);
+    mongoc_apm_callbacks_destroy(callbacks);
+  }
+}
+
+std::shared_ptr<ClientState> open_client(std::string_view uri, const ClientOptions& options) {
+  return std::make_shared<ClientState>(uri, options);
+}
+
+OperationClient::OperationClient(const std::shared_ptr<ClientState>& client, SessionState* session)
+    : session_(session) {
+  if (session != nullptr) {
+    if (session->client_state() != client)
+      throw Error("odm: a session can only be used with databases and collections of the client that started it");
+    client_ = session->client();
+  } else {
+    lease_.emplace(client->pool());
+    client_ = lease_->get();
+  }
+}
+
+void OperationClient::append_session(bson_t* opts) const {
+  if (session_ == nullptr) return;
+  bson_error_t error;
+  if (!mongoc_client_session_append(session_->get(), opts, &error)) throw_error(error, nullptr, "use session");
+}
+
+// ---- sessions --------------------------------------------------------------------
+
+SessionState* start_session(const std::shared_ptr<ClientState>& client) {
+  ClientLease lease(client->pool());
+  bson_error_t error;
+  ClientSessionHandle session(mongoc_client_start_session(lease.get(), nullptr, &error));
+  if (!session) throw_error(error, nullptr, "start session");
+  return new SessionState(client, std::move(lease), std::move(session));
+}
+
+void destroy_session(SessionState* session) noexcept { delete session; }
+
+void start_transaction(SessionState& session) {
+  bson_error_t error;
+  if (!mongoc_client_session_start_transaction(session.get(), nullptr, &error))
+    throw_error(error, nullptr, "start transaction");
+}
+
+void commit_transaction(SessionState& session) {
+  OutDocument reply;
+  bson_error_t error;
+  if (!mongoc_client_session_commit_transaction(session.get(), reply.get(), &error))
+    throw_error(error, reply.get(), "commit transaction");
+}
+
+void abort_transaction(SessionState& session) {
+  bson_error_t error;
+  if (!mongoc_client_session_abort_transaction(session.get(), &error)) throw_error(error, nullptr, "abort transaction");
+}
+
+bool in_transaction(const SessionState& session) noexcept { return mongoc_client_session_in_transaction(session.get()); }
+
+// ---- database commands -----------------------------------------------------------
+
+Document run_command(const std::shared_ptr<ClientState>& client, SessionState* session, const std::string& database,
+                     const Document& command) {
+  OperationClient target(client, session);
+  Document opts;
+  target.append_session(opts.get_mutable());
+  OutDocument reply;
+  bson_error_t error;
+  if (!mongoc_client_command_with_opts(target.get(), database.c_str(), command.get(), nullptr, opts.get(), reply.get(),
+                                       &error))
+    throw_error(error, reply.get(), "command on database " + database);
+  return Document::copy_of(reply.get());
+}
+
+void drop_database(const std::shared_ptr<ClientState>& client, const std::string& database) {
+  OperationClient target(client, nullptr);
+  DatabaseHandle handle(mongoc_client_get_database(target.get(), database.c_str()));
+  bson_error_t error;
+  if (!mongoc_database_drop_with_opts(handle.get(), nullptr, &error)) throw_error(error, nullptr, "drop database " + database);
+}
+
+}  // namespace odm::detail

@@ -1,0 +1,104 @@
+// Translation of libmongoc errors (error API version 2) into odm's exceptions.
+
+#include "state.hpp"
+
+#include <odm/driver/errors.hpp>
+
+#include <string>
+
+namespace odm {
+
+bool ServerError::has_label(const char* label) const noexcept { return mongoc_error_has_label(raw_reply_.get(), label); }
+bool ConnectionError::has_label(const char* label) const noexcept {
+  return mongoc_error_has_label(raw_reply_.get(), label);
+}
+
+namespace detail {
+namespace {
+
+bool is_duplicate_key_code(std::int64_t code) { return code == 11000 || code == 11001 || code == 12582; }
+
+/// The document-valued field `key` of `parent`, or `{}`.
+Document document_field(const bson_t* parent, const char* key) {
+  bson_iter_t it;
+  if (parent == nullptr || !bson_iter_init_find(&it, parent, key) || !BSON_ITER_HOLDS_DOCUMENT(&it)) return {};
+  std::uint32_t length = 0;
+  const std::uint8_t* data = nullptr;
+  bson_iter_document(&it, &length, &data);
+  bson_t view;
+  if (!bson_init_static(&view, data, length)) return {};
+  return Document::copy_of(&view);
+}
+
+/// The first element of the reply's `writeErrors`, if any (a view into the reply).
+bool first_write_error(const bson_t* reply, bson_t* out) {
+  bson_iter_t it;
+  bson_iter_t child;
+  if (reply == nullptr || !bson_iter_init_find(&it, reply, "writeErrors") || !BSON_ITER_HOLDS_ARRAY(&it) ||
+      !bson_iter_recurse(&it, &child) || !bson_iter_next(&child) || !BSON_ITER_HOLDS_DOCUMENT(&child))
+    return false;
+  std::uint32_t length = 0;
+  const std::uint8_t* data = nullptr;
+  bson_iter_document(&child, &length, &data);
+  return bson_init_static(out, data, length);
+}
+
+bool has_field(const bson_t* reply, const char* key) { return reply != nullptr && bson_has_field(reply, key); }
+
+/// "E11000 duplicate key error collection: db.c index: isbn_1 dup key: { ... }" -> "isbn_1".
+std::string index_name_from_message(std::string_view message) {
+  const std::size_t at = message.find("index: ");
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = message.substr(at + 7);
+  const std::size_t end = rest.find(' ');
+  return std::string(end == std::string_view::npos ? rest : rest.substr(0, end));
+}
+
+}  // namespace
+
+std::int64_t int64_field(const bson_t* reply, const char* key) noexcept {
+  bson_iter_t it;
+  if (reply == nullptr || !bson_iter_init_find(&it, reply, key)) return 0;
+  return bson_iter_as_int64(&it);
+}
+
+void throw_error(const bson_error_t& error, const bson_t* reply, std::string_view operation) {
+  std::string what = "odm: ";
+  what += operation;
+  what += ": ";
+  what += error.message;
+
+  switch (error.domain) {
+    case MONGOC_ERROR_SERVER_SELECTION:
+    case MONGOC_ERROR_STREAM:
+      throw ConnectionError(what, reply != nullptr ? Document::copy_of(reply) : Document{});
+    case MONGOC_ERROR_SERVER:
+    case MONGOC_ERROR_WRITE_CONCERN:
+      break;
+    default:
+      // A client-side domain: libmongoc's own error, unless the reply shows the server
+      // rejected writes (then it is a write error whatever the domain says).
+      if (!has_field(reply, "writeErrors")) throw DriverError(what, error.domain, error.code);
+  }
+
+  const auto code = static_cast<std::int32_t>(error.code);
+  what += " (server error " + std::to_string(code) + ")";
+  Document raw = reply != nullptr ? Document::copy_of(reply) : Document{};
+  std::string message = error.message;
+
+  bson_t write_error;
+  const bool has_write_error = first_write_error(reply, &write_error);
+  if (is_duplicate_key_code(code) ||
+      (has_write_error && is_duplicate_key_code(int64_field(&write_error, "code")))) {
+    const bson_t* details = has_write_error ? &write_error : reply;
+    std::string index = index_name_from_message(message);
+    throw DuplicateKeyError(std::move(what), code, std::move(message), std::move(raw), std::move(index),
+                            document_field(details, "keyPattern"), document_field(details, "keyValue"));
+  }
+  if (has_write_error || has_field(reply, "writeConcernErrors") || has_field(reply, "writeConcernError"))
+    throw WriteError(std::move(what), code, std::move(message), std::move(raw));
+  throw ServerError(std::move(what), code, std::move(message), std::move(raw));
+}
+
+}  // namespace detail
+}  // namespace odm

@@ -1,0 +1,153 @@
+#pragma once
+// Private to the compiled part of the driver layer: the libmongoc handles behind the
+// public classes, each with exactly one owner, and the translation of libmongoc errors
+// into odm's exceptions.
+
+#include <odm/bson/document.hpp>
+#include <odm/driver/core.hpp>
+#include <odm/driver/options.hpp>
+
+#include <mongoc/mongoc.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace odm::detail {
+
+/// unique_ptr deleter calling a libmongoc destroy function.
+template <class Handle, void (*Destroy)(Handle*)>
+struct Destroyer {
+  void operator()(Handle* handle) const noexcept {
+    if (handle != nullptr) Destroy(handle);
+  }
+};
+
+using UriHandle = std::unique_ptr<mongoc_uri_t, Destroyer<mongoc_uri_t, mongoc_uri_destroy>>;
+using PoolHandle = std::unique_ptr<mongoc_client_pool_t, Destroyer<mongoc_client_pool_t, mongoc_client_pool_destroy>>;
+using CollectionHandle =
+    std::unique_ptr<mongoc_collection_t, Destroyer<mongoc_collection_t, mongoc_collection_destroy>>;
+using DatabaseHandle = std::unique_ptr<mongoc_database_t, Destroyer<mongoc_database_t, mongoc_database_destroy>>;
+using CursorHandle = std::unique_ptr<mongoc_cursor_t, Destroyer<mongoc_cursor_t, mongoc_cursor_destroy>>;
+using BulkHandle =
+    std::unique_ptr<mongoc_bulk_operation_t, Destroyer<mongoc_bulk_operation_t, mongoc_bulk_operation_destroy>>;
+using FindAndModifyHandle = std::unique_ptr<mongoc_find_and_modify_opts_t,
+                                            Destroyer<mongoc_find_and_modify_opts_t, mongoc_find_and_modify_opts_destroy>>;
+using ClientSessionHandle =
+    std::unique_ptr<mongoc_client_session_t, Destroyer<mongoc_client_session_t, mongoc_client_session_destroy>>;
+
+/// A bson_t out-parameter (a reply): initialized before the call, destroyed after.
+class OutDocument {
+ public:
+  OutDocument() noexcept { bson_init(&value_); }
+  OutDocument(const OutDocument&) = delete;
+  OutDocument& operator=(const OutDocument&) = delete;
+  ~OutDocument() { bson_destroy(&value_); }
+  bson_t* get() noexcept { return &value_; }
+  const bson_t* get() const noexcept { return &value_; }
+
+ private:
+  bson_t value_;
+};
+
+/// The pool, the URI it was made from, and the command monitor. Never moves (libmongoc
+/// holds its address as the APM context).
+class ClientState {
+ public:
+  ClientState(std::string_view uri, const ClientOptions& options);
+  ClientState(const ClientState&) = delete;
+  ClientState& operator=(const ClientState&) = delete;
+
+  mongoc_client_pool_t* pool() const noexcept { return pool_.get(); }
+  const CommandMonitor& monitor() const noexcept { return monitor_; }
+
+ private:
+  UriHandle uri_;
+  CommandMonitor monitor_;
+  PoolHandle pool_;  // declared last: destroyed first, while the monitor still exists
+};
+
+/// A client popped from the pool, pushed back when the lease ends.
+class ClientLease {
+ public:
+  explicit ClientLease(mongoc_client_pool_t* pool) : pool_(pool), client_(mongoc_client_pool_pop(pool)) {}
+  ClientLease(ClientLease&& other) noexcept
+      : pool_(other.pool_), client_(std::exchange(other.client_, nullptr)) {}
+  ClientLease& operator=(ClientLease&&) = delete;
+  ClientLease(const ClientLease&) = delete;
+  ClientLease& operator=(const ClientLease&) = delete;
+  ~ClientLease() {
+    if (client_ != nullptr) mongoc_client_pool_push(pool_, client_);
+  }
+  mongoc_client_t* get() const noexcept { return client_; }
+
+ private:
+  mongoc_client_pool_t* pool_;
+  mongoc_client_t* client_;
+};
+
+class SessionState {
+ public:
+  SessionState(std::shared_ptr<ClientState> client, ClientLease lease, ClientSessionHandle session) noexcept
+      : client_(std::move(client)), lease_(std::move(lease)), session_(std::move(session)) {}
+
+  const std::shared_ptr<ClientState>& client_state() const noexcept { return client_; }
+  mongoc_client_t* client() const noexcept { return lease_.get(); }
+  mongoc_client_session_t* get() const noexcept { return session_.get(); }
+
+ private:
+  // Destroyed in reverse: the session (aborting an open transaction), then the lease.
+  std::shared_ptr<ClientState> client_;
+  ClientLease lease_;
+  ClientSessionHandle session_;
+};
+
+class CursorState {
+ public:
+  CursorState(std::string source, std::shared_ptr<ClientState> client, std::optional<ClientLease> lease,
+              CollectionHandle collection, CursorHandle cursor) noexcept
+      : source_(std::move(source)),
+        client_(std::move(client)),
+        lease_(std::move(lease)),
+        collection_(std::move(collection)),
+        cursor_(std::move(cursor)) {}
+
+  mongoc_cursor_t* get() const noexcept { return cursor_.get(); }
+  const std::string& source() const noexcept { return source_; }
+
+ private:
+  std::string source_;  // "find on db.coll", for messages
+  // Destroyed in reverse: cursor (killCursors if still open), collection, lease.
+  std::shared_ptr<ClientState> client_;
+  std::optional<ClientLease> lease_;
+  CollectionHandle collection_;
+  CursorHandle cursor_;
+};
+
+/// The client an operation runs on: the session's, or one borrowed from the pool.
+class OperationClient {
+ public:
+  OperationClient(const std::shared_ptr<ClientState>& client, SessionState* session);
+  mongoc_client_t* get() const noexcept { return client_; }
+  /// Hands over the borrowed client (for a cursor that outlives the operation).
+  std::optional<ClientLease> take_lease() noexcept { return std::move(lease_); }
+  /// Adds `lsid` (and the transaction fields) of the session, if any, to `opts`.
+  void append_session(bson_t* opts) const;
+
+ private:
+  std::optional<ClientLease> lease_;
+  mongoc_client_t* client_ = nullptr;
+  SessionState* session_ = nullptr;
+};
+
+/// Throws the odm exception for a libmongoc error: ConnectionError, DuplicateKeyError,
+/// WriteError, ServerError or DriverError. `reply` may be null.
+[[noreturn]] void throw_error(const bson_error_t& error, const bson_t* reply, std::string_view operation);
+
+/// The value of an integer field of a reply (0 when absent).
+std::int64_t int64_field(const bson_t* reply, const char* key) noexcept;
+
+}  // namespace odm::detail
