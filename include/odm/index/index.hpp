@@ -1,0 +1,274 @@
+#pragma once
+// The indexes a model needs: declared in its metadata, and implied by its field kinds.
+//
+//   struct Volume {
+//     ...
+//     std::vector<std::string> topics;
+//     struct odm_model {
+//       static constexpr auto indexes = odm::indexes(odm::index(&Volume::topics));  // keyword search
+//     };
+//   };
+//
+// Declared indexes: single or compound (`odm::index(&A::x, odm::key(&A::y, odm::descending))`),
+// a dotted path for an embedded field (`odm::index("addresses.city")`), and the options
+// `.unique()`, `.sparse()`, `.partial(R"({"rating": {"$gt": 5}})")`,
+// `.expire_after(std::chrono::hours(24))` (TTL) and `.named("...")`.
+//
+// Implied by field kinds (odm::index_plan<T>() adds them unless a declared index already
+// has the same keys):
+//   - every ParentRef member: `{field: 1}` (children are found through it);
+//   - a RefMany to the model itself (a tree's `children`): `{children: 1}`, multikey, for
+//     finding a node's parent with `{children: id}`;
+//   - an odm::Subset<Item, N, &Item::key> member: on Item's collection,
+//     `{<Item's ParentRef to the owner>: 1, <key>: -1}` (the newest N of an owner).
+
+#include <odm/bson/document.hpp>
+#include <odm/fields/ref.hpp>
+#include <odm/fields/subset.hpp>
+#include <odm/model/collection_name.hpp>
+#include <odm/model/model.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace odm {
+
+/// The order of an index key.
+enum class IndexOrder : std::int32_t { ascending = 1, descending = -1 };
+inline constexpr IndexOrder ascending_index = IndexOrder::ascending;
+inline constexpr IndexOrder descending_index = IndexOrder::descending;
+
+/// An index key on a member.
+template <class T, class M>
+struct MemberKey {
+  M T::*member;
+  IndexOrder order = IndexOrder::ascending;
+};
+
+/// An index key on a dotted path (fields of embedded documents).
+struct PathKey {
+  std::string_view path;
+  IndexOrder order = IndexOrder::ascending;
+};
+
+template <class T, class M>
+constexpr MemberKey<T, M> key(M T::*member, IndexOrder order = IndexOrder::ascending) {
+  return {member, order};
+}
+constexpr PathKey key(std::string_view path, IndexOrder order = IndexOrder::ascending) { return {path, order}; }
+
+/// One declared index: its keys and options. Built with odm::index(...) and the
+/// setters, all usable in a constant expression inside the model.
+template <class... Keys>
+struct IndexDeclaration {
+  std::tuple<Keys...> keys;
+  std::string_view name{};
+  bool is_unique = false;
+  bool is_sparse = false;
+  std::string_view partial_filter{};  // Extended JSON
+  std::int64_t expire_after_seconds = -1;
+
+  constexpr IndexDeclaration unique() const {
+    auto copy = *this;
+    copy.is_unique = true;
+    return copy;
+  }
+  constexpr IndexDeclaration sparse() const {
+    auto copy = *this;
+    copy.is_sparse = true;
+    return copy;
+  }
+  constexpr IndexDeclaration named(std::string_view index_name) const {
+    auto copy = *this;
+    copy.name = index_name;
+    return copy;
+  }
+  /// Only documents matching this filter (Extended JSON) are indexed.
+  constexpr IndexDeclaration partial(std::string_view filter_json) const {
+    auto copy = *this;
+    copy.partial_filter = filter_json;
+    return copy;
+  }
+  /// A TTL index: the server deletes documents this long after the indexed date.
+  constexpr IndexDeclaration expire_after(std::chrono::seconds lifetime) const {
+    auto copy = *this;
+    copy.expire_after_seconds = lifetime.count();
+    return copy;
+  }
+};
+
+namespace detail {
+template <class K>
+constexpr auto as_index_key(K key) {
+  if constexpr (std::is_member_object_pointer_v<K>)
+    return odm::key(key);
+  else if constexpr (std::is_convertible_v<K, std::string_view>)
+    return PathKey{key, IndexOrder::ascending};
+  else
+    return key;
+}
+}  // namespace detail
+
+/// An index over one or more keys: member pointers, odm::key(...) or dotted paths.
+template <class... Keys>
+constexpr auto index(Keys... keys) {
+  static_assert(sizeof...(Keys) > 0, "odm::index: name at least one key");
+  return IndexDeclaration<decltype(detail::as_index_key(keys))...>{{detail::as_index_key(keys)...}};
+}
+
+/// The declared indexes of a model.
+template <class... Declarations>
+constexpr auto indexes(Declarations... declarations) {
+  return std::tuple<Declarations...>{declarations...};
+}
+
+/// One index to have on one collection: what odm::sync_indexes creates and compares.
+struct IndexModel {
+  std::string collection;
+  /// The key pattern, e.g. {product_id: 1, published_date: -1}.
+  Document keys;
+  /// MongoDB's default name ("product_id_1_published_date_-1") unless declared.
+  std::string name;
+  bool unique = false;
+  bool sparse = false;
+  std::optional<Document> partial_filter;
+  std::optional<std::int64_t> expire_after_seconds;
+  /// Why the index is in the plan: "declared by Volume", "ParentRef LogMessage::host", ...
+  std::string reason;
+
+  /// The createIndexes entry: {key, name, unique?, sparse?, partialFilterExpression?, expireAfterSeconds?}.
+  Document specification() const;
+  /// One line for a plan: `volumes: {topics: 1} name=topics_1 (declared by Volume)`.
+  std::string describe() const;
+};
+
+namespace detail {
+
+/// An IndexModel for `keys` [(field, order)...], named as MongoDB would name it.
+IndexModel make_index(std::string collection, const std::vector<std::pair<std::string, std::int32_t>>& keys,
+                      std::string reason);
+
+template <class M, class T>
+inline constexpr bool is_ref_many_to = false;
+template <class T, Dangling P>
+inline constexpr bool is_ref_many_to<RefMany<T, P>, T> = true;
+
+template <class M>
+struct subset_traits {
+  static constexpr bool is_subset = false;
+};
+template <class T, std::size_t N, auto K, Keep W>
+struct subset_traits<Subset<T, N, K, W>> {
+  static constexpr bool is_subset = true;
+  using item = T;
+  static constexpr auto order_key = K;
+  static constexpr Keep keeps = W;
+};
+
+template <class T>
+std::string model_name() {
+  return std::string(unqualified_type_name(pretty_type_text<T>()));
+}
+
+template <class T>
+void add_declared(std::vector<IndexModel>& plan) {
+  if constexpr (requires { metadata_t<T>::indexes; }) {
+    const std::string collection(collection_name<T>);
+    std::apply(
+        [&](const auto&... declaration) {
+          (
+              [&] {
+                std::vector<std::pair<std::string, std::int32_t>> keys;
+                std::apply(
+                    [&](const auto&... key) {
+                      (
+                          [&] {
+                            using K = std::remove_cvref_t<decltype(key)>;
+                            if constexpr (std::is_same_v<K, PathKey>)
+                              keys.emplace_back(std::string(key.path), static_cast<std::int32_t>(key.order));
+                            else
+                              keys.emplace_back(std::string(runtime_field_name(key.member)),
+                                                static_cast<std::int32_t>(key.order));
+                          }(),
+                          ...);
+                    },
+                    declaration.keys);
+                IndexModel index = make_index(collection, keys, "declared by " + model_name<T>());
+                if (!declaration.name.empty()) index.name = std::string(declaration.name);
+                index.unique = declaration.is_unique;
+                index.sparse = declaration.is_sparse;
+                if (!declaration.partial_filter.empty())
+                  index.partial_filter = Document::from_json(declaration.partial_filter);
+                if (declaration.expire_after_seconds >= 0) index.expire_after_seconds = declaration.expire_after_seconds;
+                plan.push_back(std::move(index));
+              }(),
+              ...);
+        },
+        metadata_t<T>::indexes);
+  }
+}
+
+/// Adds `index` unless an index with the same keys is already planned on its collection.
+void add_unless_covered(std::vector<IndexModel>& plan, IndexModel index);
+
+template <class T>
+void add_implied(std::vector<IndexModel>& plan) {
+  const std::string collection(collection_name<T>);
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          using M = boost::pfr::tuple_element_t<I, T>;
+          const std::string field(stored_names<T>[I]);
+          const std::string member = model_name<T>() + "::" + std::string(member_names<T>[I]);
+          if constexpr (is_parent_ref<M>) {
+            add_unless_covered(plan, make_index(collection, {{field, 1}}, "ParentRef " + member));
+          } else if constexpr (is_ref_many_to<M, T>) {
+            add_unless_covered(plan, make_index(collection, {{field, 1}}, "child references to the same model, " + member));
+          } else if constexpr (subset_traits<M>::is_subset) {
+            using Item = typename subset_traits<M>::item;
+            constexpr std::size_t parent = parent_ref_index<Item, T>();
+            static_assert(parent < member_count<Item>,
+                          "odm::Subset: the item type needs an odm::ParentRef<Owner> member pointing back to its owner");
+            const std::string order(stored_names<Item>[member_index(subset_traits<M>::order_key)]);
+            const std::int32_t direction = subset_traits<M>::keeps == Keep::largest ? -1 : 1;
+            add_unless_covered(plan, make_index(std::string(collection_name<Item>),
+                                                {{std::string(stored_names<Item>[parent]), 1}, {order, direction}},
+                                                "Subset " + member));
+          }
+        }(),
+        ...);
+  }(std::make_index_sequence<member_count<T>>{});
+}
+
+}  // namespace detail
+
+/// Every index models T needs: T's declared indexes, the indexes its ParentRef and
+/// self-referencing RefMany members imply on T's collection, and the index each Subset
+/// member implies on its items' collection.
+template <class T>
+std::vector<IndexModel> index_plan() {
+  std::vector<IndexModel> plan;
+  detail::add_declared<T>(plan);
+  detail::add_implied<T>(plan);
+  return plan;
+}
+
+/// The plans of several models together (an index implied twice is planned once).
+template <class... Models>
+std::vector<IndexModel> index_plan_of() {
+  std::vector<IndexModel> plan;
+  (
+      [&] {
+        for (IndexModel& index : index_plan<Models>()) detail::add_unless_covered(plan, std::move(index));
+      }(),
+      ...);
+  return plan;
+}
+
+}  // namespace odm

@@ -1,0 +1,274 @@
+#pragma once
+// Application-level joins that never fall into N+1.
+//
+//   std::vector<Book> books = db.collection<Book>().find(filter).to_vector();
+//   odm::resolve(db, books, odm::with(&Book::publisher_id));            // 1 find for all books
+//   odm::resolve(db, students, odm::with(&Student::courses,            // 1 find for the courses,
+//                                        odm::with(&Course::department)));  // 1 more for their departments
+//
+// For each relation and level odm gathers the ids of the whole result set, removes
+// duplicates, fetches the targets with `{_id: {$in: [...]}}` (split so that no command
+// nears MongoDB's 16 MiB limit or JoinOptions::max_ids_per_query), and assigns them back
+// to every reference, in each document's own order, duplicates included. A target that
+// many documents point at is decoded once and shared (std::shared_ptr<const T>).
+//
+// Targets missing from their collection are handled by the reference's Dangling policy
+// (fields/ref.hpp): keep (unresolved, with its id), drop (inner join), raise.
+
+#include <odm/bson/document.hpp>
+#include <odm/driver/client.hpp>
+#include <odm/driver/collection.hpp>
+#include <odm/fields/ref.hpp>
+#include <odm/model/id.hpp>
+#include <odm/query/expression.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace odm {
+
+/// Limits of the queries a join sends.
+struct JoinOptions {
+  /// At most this many ids in one `$in` (a 100,000-id join is split in ceil(100000 / n) finds).
+  std::size_t max_ids_per_query = 50'000;
+  /// At most this many bytes of ids in one query; far below the 16 MiB command limit.
+  std::size_t max_query_bytes = 8 * 1024 * 1024;
+};
+
+namespace detail {
+
+struct ReferenceIdHash {
+  std::size_t operator()(const ReferenceId& id) const noexcept { return std::hash<ReferenceId>{}(id); }
+};
+
+template <class T>
+using SharedById = std::unordered_map<ReferenceId, std::shared_ptr<const T>, ReferenceIdHash>;
+
+template <class M>
+struct reference_kind {
+  static constexpr bool is_reference = false;
+};
+template <class T, Dangling P>
+struct reference_kind<Ref<T, P>> {
+  static constexpr bool is_reference = true, is_many = false;
+  using target = T;
+  static constexpr Dangling policy = P;
+};
+template <class T, Dangling P>
+struct reference_kind<ParentRef<T, P>> {
+  static constexpr bool is_reference = true, is_many = false;
+  using target = T;
+  static constexpr Dangling policy = P;
+};
+template <class T, Dangling P>
+struct reference_kind<RefMany<T, P>> {
+  static constexpr bool is_reference = true, is_many = true;
+  using target = T;
+  static constexpr Dangling policy = P;
+};
+
+/// Calls fn(id) for every id a reference member holds (none for a null ParentRef).
+template <class M, class Fn>
+void for_each_reference_id(const M& reference, Fn&& fn) {
+  if constexpr (reference_kind<M>::is_many) {
+    for (const auto& id : reference.raw_ids()) fn(id);
+  } else {
+    if (!std::holds_alternative<std::monostate>(reference.raw_id())) fn(reference.raw_id());
+  }
+}
+
+/// `{<field>: {$in: [ids...]}}` filters over `ids`, each within the options' limits.
+std::vector<Document> in_filters(std::string_view field, const std::vector<ReferenceId>& ids,
+                                 const JoinOptions& options);
+
+/// Every document of `collection` whose `field` is one of `ids`, in as few finds as the
+/// limits allow.
+template <class T>
+std::vector<T> fetch_where_in(const Collection<T>& collection, std::string_view field,
+                              const std::vector<ReferenceId>& ids, const JoinOptions& options,
+                              const Document& sort = Document()) {
+  std::vector<T> found;
+  if (ids.empty()) return found;
+  found.reserve(ids.size());
+  for (Document& filter : in_filters(field, ids, options)) {
+    FindOptions find_options;
+    if (!sort.empty()) find_options.sort(sort);
+    auto cursor = collection.find(Filter<T>::raw(std::move(filter)), std::move(find_options));
+    for (T& value : cursor) found.push_back(std::move(value));
+  }
+  return found;
+}
+
+template <class T>
+using RelationStep = std::function<void(const Database&, std::vector<T>&, const JoinOptions&)>;
+
+}  // namespace detail
+
+/// One relation of documents of T to resolve, with the relations of its targets to
+/// resolve in turn (one more query per level). Made by odm::with().
+template <class T>
+class Relation {
+ public:
+  explicit Relation(detail::RelationStep<T> step) : step_(std::move(step)) {}
+  void operator()(const Database& db, std::vector<T>& documents, const JoinOptions& options) const {
+    step_(db, documents, options);
+  }
+
+ private:
+  detail::RelationStep<T> step_;
+};
+
+/// Resolves the references in `member` (Ref, ParentRef or RefMany) of each document,
+/// then the `nested` relations of the targets, before the targets are shared.
+template <class T, class M, class... Nested>
+Relation<T> with(M T::*member, Nested... nested) {
+  using kind = detail::reference_kind<M>;
+  static_assert(kind::is_reference,
+                "odm::with: the member is not a reference (odm::Ref, odm::ParentRef or odm::RefMany)");
+  using Target = typename kind::target;
+  static_assert((std::is_same_v<Nested, Relation<Target>> && ...),
+                "odm::with: a nested relation must be one of the referenced model's members");
+  const std::string_view field = runtime_field_name(member);
+  return Relation<T>([member, field, nested...](const Database& db, std::vector<T>& documents, const JoinOptions& options) {
+    (void)field;  // named only by the raise policy's message
+    // 1. The distinct ids of the whole result set, in first-seen order.
+    std::unordered_map<detail::ReferenceId, bool, detail::ReferenceIdHash> seen;
+    std::vector<detail::ReferenceId> ids;
+    for (const T& document : documents)
+      detail::for_each_reference_id(document.*member, [&](const detail::ReferenceId& id) {
+        if (seen.emplace(id, true).second) ids.push_back(id);
+      });
+    // 2. One query per batch of ids.
+    std::vector<Target> targets = detail::fetch_where_in(db.collection<Target>(), "_id", ids, options);
+    // 3. The next level, on the targets while they can still be changed.
+    (nested(db, targets, options), ...);
+    // 4. Share each target once.
+    detail::SharedById<Target> by_id;
+    by_id.reserve(targets.size());
+    for (Target& target : targets) {
+      detail::ReferenceId id(id_of(target));
+      by_id.emplace(std::move(id), std::make_shared<const Target>(std::move(target)));
+    }
+    // 5. Assign, applying the field's policy to targets that were not found.
+    const auto lookup = [&](const detail::ReferenceId& id) -> std::shared_ptr<const Target> {
+      const auto at = by_id.find(id);
+      if (at != by_id.end()) return at->second;
+      if constexpr (kind::policy == Dangling::raise)
+        throw DanglingReference(std::string(field) + ": no document with _id " + detail::describe_id(id) +
+                                " in collection " + std::string(collection_name<Target>));
+      return nullptr;
+    };
+    if constexpr (kind::is_many) {
+      for (T& document : documents) {
+        auto& refs = document.*member;
+        std::vector<std::shared_ptr<const Target>> resolved;
+        resolved.reserve(refs.size());
+        for (const auto& id : refs.raw_ids()) resolved.push_back(lookup(id));
+        refs.resolve(std::move(resolved));
+      }
+    } else {
+      for (T& document : documents) {
+        auto& ref = document.*member;
+        if (std::holds_alternative<std::monostate>(ref.raw_id())) continue;  // a root: nothing to find
+        ref.resolve(lookup(ref.raw_id()));
+      }
+      if constexpr (kind::policy == Dangling::drop)
+        std::erase_if(documents, [&](const T& document) { return (document.*member).is_dangling(); });
+    }
+  });
+}
+
+/// Resolves `relation` for every document of `documents`, in place.
+template <class T>
+void resolve(const Database& db, std::vector<T>& documents, const Relation<T>& relation,
+             const JoinOptions& options = {}) {
+  relation(db, documents, options);
+}
+
+/// Resolves several relations, one after another.
+template <class T, class... More>
+void resolve(const Database& db, std::vector<T>& documents, const Relation<T>& first, const More&... more) {
+  first(db, documents, JoinOptions{});
+  (more(db, documents, JoinOptions{}), ...);
+}
+
+/// How children are fetched for a set of parents.
+struct ChildrenOptions {
+  /// The order of each parent's children (e.g. `{time: -1}`, newest first).
+  Document sort;
+  /// At most this many children per parent (0: all). With a limit, the children of up to
+  /// `parents_per_query` parents come from one aggregate command in which each parent's
+  /// branch reads only its own newest documents through the index on the parent field.
+  std::size_t limit_per_parent = 0;
+  std::size_t parents_per_query = 100;
+  JoinOptions join;
+
+  template <class T>
+  ChildrenOptions& sort_by(const Sort<T>& order) {
+    sort = order.bson();
+    return *this;
+  }
+  ChildrenOptions& limit(std::size_t count) {
+    limit_per_parent = count;
+    return *this;
+  }
+};
+
+namespace detail {
+/// The aggregate pipeline for the newest `limit` children of each of `parents`.
+Document children_pipeline(std::string_view collection, std::string_view field,
+                           const std::vector<ReferenceId>& parents, const Document& sort, std::size_t limit);
+}  // namespace detail
+
+/// The children of each parent: the documents of Child whose ParentRef `member` points at
+/// it, in the order of `options.sort`. The result has one entry per parent, aligned with
+/// `parents` (duplicates included). Costs one query per batch of parents, never one per
+/// parent.
+template <class Parent, class Child, class M>
+std::vector<std::vector<Child>> children_of(const Database& db, const std::vector<Parent>& parents, M Child::*member,
+                                            const ChildrenOptions& options = {}) {
+  static_assert(std::is_same_v<typename detail::reference_kind<M>::target, Parent>,
+                "odm::children_of: the member must be the child's reference to this parent type");
+  const std::string_view field = runtime_field_name(member);
+  std::vector<detail::ReferenceId> ids;
+  std::unordered_map<detail::ReferenceId, std::size_t, detail::ReferenceIdHash> slot;
+  for (const Parent& parent : parents) {
+    detail::ReferenceId id(id_of(parent));
+    if (slot.emplace(id, ids.size()).second) ids.push_back(std::move(id));
+  }
+  std::vector<std::vector<Child>> grouped(ids.size());
+  const auto place = [&](Child&& child) {
+    const auto at = slot.find((child.*member).raw_id());
+    if (at != slot.end()) grouped[at->second].push_back(std::move(child));
+  };
+  auto collection = db.collection<Child>();
+  if (options.limit_per_parent == 0) {
+    for (Child& child : detail::fetch_where_in(collection, field, ids, options.join, options.sort))
+      place(std::move(child));
+  } else {
+    const std::size_t step = std::max<std::size_t>(1, options.parents_per_query);
+    for (std::size_t begin = 0; begin < ids.size(); begin += step) {
+      const std::vector<detail::ReferenceId> batch(ids.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                   ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), begin + step)));
+      auto cursor = collection.template aggregate_raw<Child>(
+          detail::children_pipeline(collection.name(), field, batch, options.sort, options.limit_per_parent));
+      for (Child& child : cursor) place(std::move(child));
+    }
+  }
+  if (ids.size() == parents.size()) return grouped;  // each parent once: already aligned
+  std::vector<std::vector<Child>> result;
+  result.reserve(parents.size());
+  for (const Parent& parent : parents) result.push_back(grouped[slot.at(detail::ReferenceId(id_of(parent)))]);
+  return result;
+}
+
+}  // namespace odm

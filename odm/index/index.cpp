@@ -1,0 +1,254 @@
+#include <odm/index/sync.hpp>
+
+#include <odm/driver/errors.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace odm {
+namespace detail {
+
+IndexModel make_index(std::string collection, const std::vector<std::pair<std::string, std::int32_t>>& keys,
+                      std::string reason) {
+  IndexModel index;
+  index.collection = std::move(collection);
+  index.reason = std::move(reason);
+  for (const auto& [field, order] : keys) {
+    check_append(bson_append_int32(index.keys.get_mutable(), field.data(), key_length(field), order));
+    if (!index.name.empty()) index.name += '_';
+    index.name += field + "_" + std::to_string(order);  // MongoDB's default: "field_1_other_-1"
+  }
+  return index;
+}
+
+void add_unless_covered(std::vector<IndexModel>& plan, IndexModel index) {
+  const bool covered = std::any_of(plan.begin(), plan.end(), [&](const IndexModel& planned) {
+    return planned.collection == index.collection && planned.keys == index.keys;
+  });
+  if (!covered) plan.push_back(std::move(index));
+}
+
+}  // namespace detail
+
+Document IndexModel::specification() const {
+  Document spec;
+  bson_t* out = spec.get_mutable();
+  detail::check_append(bson_append_document(out, "key", 3, keys.get()));
+  detail::check_append(bson_append_utf8(out, "name", 4, name.data(), static_cast<int>(name.size())));
+  if (unique) detail::check_append(bson_append_bool(out, "unique", 6, true));
+  if (sparse) detail::check_append(bson_append_bool(out, "sparse", 6, true));
+  if (partial_filter) detail::check_append(bson_append_document(out, "partialFilterExpression", 23, partial_filter->get()));
+  if (expire_after_seconds) detail::check_append(bson_append_int64(out, "expireAfterSeconds", 18, *expire_after_seconds));
+  return spec;
+}
+
+std::string IndexModel::describe() const {
+  std::string line = collection + ": " + keys.to_json() + " name=" + name;
+  if (unique) line += " unique";
+  if (sparse) line += " sparse";
+  if (partial_filter) line += " partial=" + partial_filter->to_json();
+  if (expire_after_seconds) line += " expireAfterSeconds=" + std::to_string(*expire_after_seconds);
+  return line + "  (" + reason + ")";
+}
+
+namespace {
+
+bool has(const bson_t* document, const char* key) { return bson_has_field(document, key); }
+
+bool truthy(const bson_t* document, const char* key) {
+  bson_iter_t it;
+  return bson_iter_init_find(&it, document, key) && bson_iter_as_bool(&it);
+}
+
+/// Key patterns are equal when they name the same fields in the same order with the same
+/// direction or type, whatever numeric type the server stored (1, 1.0, NumberLong(1)).
+bool same_keys(const bson_t* a, const bson_t* b) {
+  bson_iter_t x, y;
+  if (!bson_iter_init(&x, a) || !bson_iter_init(&y, b)) return false;
+  while (true) {
+    const bool more_x = bson_iter_next(&x);
+    const bool more_y = bson_iter_next(&y);
+    if (more_x != more_y) return false;
+    if (!more_x) return true;
+    if (std::string_view(bson_iter_key(&x)) != bson_iter_key(&y)) return false;
+    const bool numeric_x = BSON_ITER_HOLDS_NUMBER(&x), numeric_y = BSON_ITER_HOLDS_NUMBER(&y);
+    if (numeric_x != numeric_y) return false;
+    if (numeric_x) {
+      if (std::signbit(bson_iter_as_double(&x)) != std::signbit(bson_iter_as_double(&y))) return false;
+    } else if (BSON_ITER_HOLDS_UTF8(&x) && BSON_ITER_HOLDS_UTF8(&y)) {
+      if (std::string_view(bson_iter_utf8(&x, nullptr)) != bson_iter_utf8(&y, nullptr)) return false;
+    } else {
+      return false;
+    }
+  }
+}
+
+Document sub_document(const bson_t* parent, const char* key) {
+  bson_iter_t it;
+  if (bson_iter_init_find(&it, parent, key) && (BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it))) {
+    std::uint32_t length = 0;
+    const std::uint8_t* data = nullptr;
+    if (BSON_ITER_HOLDS_DOCUMENT(&it))
+      bson_iter_document(&it, &length, &data);
+    else
+      bson_iter_array(&it, &length, &data);
+    bson_t view;
+    if (bson_init_static(&view, data, length)) return Document::copy_of(&view);
+  }
+  return Document();
+}
+
+std::string string_field(const bson_t* document, const char* key) {
+  bson_iter_t it;
+  if (bson_iter_init_find(&it, document, key) && BSON_ITER_HOLDS_UTF8(&it)) return bson_iter_utf8(&it, nullptr);
+  return {};
+}
+
+/// The indexes of a collection (none when it does not exist yet).
+std::vector<Document> list_indexes(const Database& db, const std::string& collection) {
+  Document command;
+  detail::check_append(
+      bson_append_utf8(command.get_mutable(), "listIndexes", 11, collection.data(), static_cast<int>(collection.size())));
+  Document reply;
+  try {
+    reply = db.run_command(command);
+  } catch (const ServerError& error) {
+    if (error.code() == 26) return {};  // NamespaceNotFound
+    throw;
+  }
+  const Document cursor = sub_document(reply.get(), "cursor");
+  bson_iter_t id;
+  if (bson_iter_init_find(&id, cursor.get(), "id") && bson_iter_as_int64(&id) != 0)
+    throw DecodeError("listIndexes: more indexes than one reply batch holds");  // not reachable: 64 per collection
+  const Document batch = sub_document(cursor.get(), "firstBatch");
+  std::vector<Document> indexes;
+  bson_iter_t it;
+  if (bson_iter_init(&it, batch.get()))
+    while (bson_iter_next(&it))
+      if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
+        std::uint32_t length = 0;
+        const std::uint8_t* data = nullptr;
+        bson_iter_document(&it, &length, &data);
+        bson_t view;
+        if (bson_init_static(&view, data, length)) indexes.push_back(Document::copy_of(&view));
+      }
+  return indexes;
+}
+
+/// What differs between a planned index and an existing one with the same keys or name.
+std::string differences(const IndexModel& planned, const bson_t* existing) {
+  std::vector<std::string> found;
+  const Document existing_keys = sub_document(existing, "key");
+  if (!same_keys(planned.keys.get(), existing_keys.get()))
+    found.push_back("keys: planned " + planned.keys.to_json() + ", existing " + existing_keys.to_json());
+  if (planned.name != string_field(existing, "name"))
+    found.push_back("name: planned " + planned.name + ", existing " + string_field(existing, "name"));
+  if (planned.unique != truthy(existing, "unique"))
+    found.push_back(std::string("unique: planned ") + (planned.unique ? "true" : "false"));
+  if (planned.sparse != truthy(existing, "sparse"))
+    found.push_back(std::string("sparse: planned ") + (planned.sparse ? "true" : "false"));
+  const bool existing_partial = has(existing, "partialFilterExpression");
+  if (planned.partial_filter.has_value() != existing_partial ||
+      (existing_partial && planned.partial_filter->to_canonical_json() !=
+                               sub_document(existing, "partialFilterExpression").to_canonical_json()))
+    found.push_back("partialFilterExpression differs");
+  bson_iter_t ttl;
+  const bool existing_ttl = bson_iter_init_find(&ttl, existing, "expireAfterSeconds");
+  if (planned.expire_after_seconds.has_value() != existing_ttl ||
+      (existing_ttl && *planned.expire_after_seconds != bson_iter_as_int64(&ttl)))
+    found.push_back("expireAfterSeconds differs");
+  std::string joined;
+  for (const auto& item : found) joined += (joined.empty() ? "" : "; ") + item;
+  return joined;
+}
+
+}  // namespace
+
+IndexSyncReport sync_indexes(const Database& db, const std::vector<IndexModel>& plan, const IndexSyncOptions& options) {
+  IndexSyncReport report;
+  report.dry_run = options.dry_run;
+
+  std::vector<std::string> collections;
+  for (const auto& index : plan)
+    if (std::find(collections.begin(), collections.end(), index.collection) == collections.end())
+      collections.push_back(index.collection);
+
+  for (const std::string& collection : collections) {
+    const std::vector<Document> existing = list_indexes(db, collection);
+    std::vector<bool> matched(existing.size(), false);
+    std::vector<const IndexModel*> missing;
+    for (const IndexModel& planned : plan) {
+      if (planned.collection != collection) continue;
+      bool found = false;
+      for (std::size_t i = 0; i < existing.size() && !found; ++i) {
+        const Document keys = sub_document(existing[i].get(), "key");
+        if (!same_keys(planned.keys.get(), keys.get()) && string_field(existing[i].get(), "name") != planned.name)
+          continue;
+        found = true;
+        matched[i] = true;
+        const std::string what = differences(planned, existing[i].get());
+        if (what.empty())
+          report.unchanged.push_back(planned);
+        else
+          report.differing.push_back({planned, existing[i], what});
+      }
+      if (!found) missing.push_back(&planned);
+    }
+
+    if (!missing.empty()) {
+      if (!options.dry_run) {
+        // createIndexes: {createIndexes: coll, indexes: [spec, ...]}
+        Document command;
+        bson_t* out = command.get_mutable();
+        detail::check_append(
+            bson_append_utf8(out, "createIndexes", 13, collection.data(), static_cast<int>(collection.size())));
+        bson_t list;
+        detail::check_append(bson_append_array_begin(out, "indexes", 7, &list));
+        std::uint32_t position = 0;
+        for (const IndexModel* index : missing) {
+          const detail::ArrayKey key(position++);
+          detail::check_append(bson_append_document(&list, key.view().data(), detail::key_length(key.view()),
+                                                    index->specification().get()));
+        }
+        detail::check_append(bson_append_array_end(out, &list));
+        db.run_command(command);
+      }
+      for (const IndexModel* index : missing) report.created.push_back(*index);
+    }
+
+    for (std::size_t i = 0; i < existing.size(); ++i) {
+      const std::string name = string_field(existing[i].get(), "name");
+      if (matched[i] || name == "_id_") continue;
+      report.unplanned.push_back(collection + "." + name);
+      if (options.drop_unplanned) {
+        if (!options.dry_run) {
+          Document command;
+          detail::check_append(bson_append_utf8(command.get_mutable(), "dropIndexes", 11, collection.data(),
+                                                static_cast<int>(collection.size())));
+          detail::check_append(
+              bson_append_utf8(command.get_mutable(), "index", 5, name.data(), static_cast<int>(name.size())));
+          db.run_command(command);
+        }
+        report.dropped.push_back(collection + "." + name);
+      }
+    }
+  }
+  return report;
+}
+
+std::string IndexSyncReport::to_string() const {
+  std::ostringstream out;
+  const char* create = dry_run ? "would create " : "created      ";
+  for (const auto& index : created) out << create << index.describe() << "\n";
+  for (const auto& index : unchanged) out << "unchanged    " << index.describe() << "\n";
+  for (const auto& difference : differing)
+    out << "DIFFERS      " << difference.planned.describe() << "\n             existing "
+        << difference.existing.to_json() << ": " << difference.what << " (left as it is)\n";
+  for (const auto& name : unplanned)
+    if (std::find(dropped.begin(), dropped.end(), name) == dropped.end()) out << "not planned  " << name << " (kept)\n";
+  for (const auto& name : dropped) out << (dry_run ? "would drop   " : "dropped      ") << name << "\n";
+  return out.str();
+}
+
+}  // namespace odm

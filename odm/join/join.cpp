@@ -1,0 +1,88 @@
+#include <odm/join/join.hpp>
+
+namespace odm::detail {
+namespace {
+
+/// Appends `{<field>: {$in: [ids[begin], ...]}}` to `filter` for as many ids as the limits
+/// allow; returns the position after the last id taken (always at least one more).
+std::size_t append_in(bson_t* filter, std::string_view field, const std::vector<ReferenceId>& ids, std::size_t begin,
+                      const JoinOptions& options) {
+  bson_t condition;
+  bson_t list;
+  check_append(bson_append_document_begin(filter, field.data(), key_length(field), &condition));
+  check_append(bson_append_array_begin(&condition, "$in", 3, &list));
+  std::size_t at = begin;
+  std::uint32_t index = 0;
+  const std::size_t max_ids = std::max<std::size_t>(1, options.max_ids_per_query);
+  while (at < ids.size() && index < max_ids && (index == 0 || list.len < options.max_query_bytes)) {
+    const ArrayKey key(index++);
+    encode_reference_id(&list, key.view(), ids[at++]);
+  }
+  check_append(bson_append_array_end(&condition, &list));
+  check_append(bson_append_document_end(filter, &condition));
+  return at;
+}
+
+}  // namespace
+
+std::vector<Document> in_filters(std::string_view field, const std::vector<ReferenceId>& ids,
+                                 const JoinOptions& options) {
+  std::vector<Document> filters;
+  for (std::size_t at = 0; at < ids.size();) {
+    Document filter;
+    at = append_in(filter.get_mutable(), field, ids, at, options);
+    filters.push_back(std::move(filter));
+  }
+  return filters;
+}
+
+Document children_pipeline(std::string_view collection, std::string_view field, const std::vector<ReferenceId>& parents,
+                           const Document& sort, std::size_t limit) {
+  // [{$match: {field: p0}}, {$sort}, {$limit},
+  //  {$unionWith: {coll, pipeline: [{$match: {field: p1}}, {$sort}, {$limit}]}}, ...]
+  const auto open_stage = [](bson_t* stages, std::uint32_t& index, bson_t* stage) {
+    const ArrayKey key(index++);
+    check_append(bson_append_document_begin(stages, key.view().data(), key_length(key.view()), stage));
+  };
+  const auto append_branch = [&](bson_t* stages, std::uint32_t& index, const ReferenceId& parent) {
+    bson_t stage;
+    bson_t match;
+    open_stage(stages, index, &stage);
+    check_append(bson_append_document_begin(&stage, "$match", 6, &match));
+    encode_reference_id(&match, field, parent);
+    check_append(bson_append_document_end(&stage, &match));
+    check_append(bson_append_document_end(stages, &stage));
+    if (!sort.empty()) {
+      open_stage(stages, index, &stage);
+      check_append(bson_append_document(&stage, "$sort", 5, sort.get()));
+      check_append(bson_append_document_end(stages, &stage));
+    }
+    open_stage(stages, index, &stage);
+    check_append(bson_append_int64(&stage, "$limit", 6, static_cast<std::int64_t>(limit)));
+    check_append(bson_append_document_end(stages, &stage));
+  };
+
+  Document command;
+  bson_t stages;
+  check_append(bson_append_array_begin(command.get_mutable(), "pipeline", 8, &stages));
+  std::uint32_t index = 0;
+  if (!parents.empty()) append_branch(&stages, index, parents.front());
+  for (std::size_t i = 1; i < parents.size(); ++i) {
+    bson_t stage;
+    bson_t union_with;
+    bson_t branch;
+    open_stage(&stages, index, &stage);
+    check_append(bson_append_document_begin(&stage, "$unionWith", 10, &union_with));
+    check_append(bson_append_utf8(&union_with, "coll", 4, collection.data(), key_length(collection)));
+    check_append(bson_append_array_begin(&union_with, "pipeline", 8, &branch));
+    std::uint32_t branch_index = 0;
+    append_branch(&branch, branch_index, parents[i]);
+    check_append(bson_append_array_end(&union_with, &branch));
+    check_append(bson_append_document_end(&stage, &union_with));
+    check_append(bson_append_document_end(&stages, &stage));
+  }
+  check_append(bson_append_array_end(command.get_mutable(), &stages));
+  return command;
+}
+
+}  // namespace odm::detail

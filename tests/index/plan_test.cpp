@@ -1,0 +1,82 @@
+// The index plan of a model: declared indexes plus those its field kinds imply.
+
+#include "models.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace index_models;
+
+std::vector<std::string> describe(const std::vector<odm::IndexModel>& plan) {
+  std::vector<std::string> lines;
+  for (const auto& index : plan) {
+    std::string line = index.collection + " " + index.keys.to_json() + " " + index.name;
+    if (index.unique) line += " unique";
+    if (index.sparse) line += " sparse";
+    if (index.partial_filter) line += " partial " + index.partial_filter->to_json();
+    if (index.expire_after_seconds) line += " ttl " + std::to_string(*index.expire_after_seconds);
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+TEST(IndexPlan, KeywordSearchIndexIsOneLine) {
+  EXPECT_EQ(describe(odm::index_plan<Volume>()),
+            (std::vector<std::string>{R"(volumes { "topics" : 1 } topics_1)"}));
+}
+
+TEST(IndexPlan, ParentRefIsIndexed) {
+  EXPECT_EQ(describe(odm::index_plan<TreeNode>()),
+            (std::vector<std::string>{R"(categories { "parent" : 1 } parent_1)"}));
+  const auto plan = odm::index_plan<TreeNode>();
+  EXPECT_NE(plan.at(0).reason.find("ParentRef"), std::string::npos) << plan.at(0).reason;
+}
+
+TEST(IndexPlan, DeclaredCompoundIndexCoversTheImpliedOneOnlyWhenKeysMatch) {
+  // {host: 1, time: -1} is declared; the implied {host: 1} has other keys, so both are planned.
+  EXPECT_EQ(describe(odm::index_plan<LogMessage>()),
+            (std::vector<std::string>{R"(logmsg { "host" : 1, "time" : -1 } host_1_time_-1)",
+                                      R"(logmsg { "host" : 1 } host_1)"}));
+}
+
+TEST(IndexPlan, ChildReferencesToTheSameModelGetAMultikeyIndex) {
+  EXPECT_EQ(describe(odm::index_plan<Category>()),
+            (std::vector<std::string>{R"(categories { "children" : 1 } children_1)"}));
+}
+
+TEST(IndexPlan, SubsetIndexesItsFullCollectionOnOwnerAndOrderKey) {
+  EXPECT_EQ(describe(odm::index_plan<Product>()),
+            (std::vector<std::string>{R"(review { "product_id" : 1, "published_date" : -1 } product_id_1_published_date_-1)"}));
+  // Review's own ParentRef is indexed on its own.
+  EXPECT_EQ(describe(odm::index_plan<Review>()),
+            (std::vector<std::string>{R"(review { "product_id" : 1 } product_id_1)"}));
+}
+
+TEST(IndexPlan, DeclaredOptions) {
+  EXPECT_EQ(describe(odm::index_plan<Session>()),
+            (std::vector<std::string>{
+                R"(sessions { "created" : 1 } created_1 ttl 3600)",
+                R"(sessions { "user" : 1, "rating" : -1 } user_rating)",
+                R"(sessions { "email" : 1 } email_1 unique sparse)",
+                R"(sessions { "rating" : 1 } rating_1 partial { "rating" : { "$gt" : 5 } })"}));
+  const auto spec = odm::index_plan<Session>().at(2).specification();
+  EXPECT_EQ(spec.to_json(), R"({ "key" : { "email" : 1 }, "name" : "email_1", "unique" : true, "sparse" : true })");
+}
+
+TEST(IndexPlan, SeveralModelsPlanEachIndexOnce) {
+  const auto plan = odm::index_plan_of<Host, LogMessage, Review, Product, Category, TreeNode>();
+  EXPECT_EQ(describe(plan), (std::vector<std::string>{
+                                R"(hosts { "ipaddr" : 1 } ipaddr_1 unique)",
+                                R"(logmsg { "host" : 1, "time" : -1 } host_1_time_-1)",
+                                R"(logmsg { "host" : 1 } host_1)",
+                                R"(review { "product_id" : 1 } product_id_1)",
+                                R"(review { "product_id" : 1, "published_date" : -1 } product_id_1_published_date_-1)",
+                                R"(categories { "children" : 1 } children_1)",
+                                R"(categories { "parent" : 1 } parent_1)"}));
+}
+
+}  // namespace
