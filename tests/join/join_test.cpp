@@ -161,6 +161,24 @@ TEST_F(Join, PublishersOfTenThousandBooksCostOneFind) {
   EXPECT_EQ(first_seen.size(), 100u);
 }
 
+TEST_F(Join, StartsFromTheCursorAndChains) {
+  db().collection<Publisher>().insert_one(Publisher{"oreilly", "O'Reilly Media", 1980, "CA"});
+  std::vector<Course> courses = {{{}, "Physics 101", odm::Ref<Department>("phys")}};
+  db().collection<Department>().insert_one(Department{"phys", "Department of Physics"});
+  db().collection<Course>().insert_many(courses);
+  db().collection<Book>().insert_many(std::vector<Book>{{123456789, "MongoDB: The Definitive Guide", odm::Ref<Publisher>("oreilly")},
+                                                        {234567890, "50 Tips and Tricks for MongoDB Developer", odm::Ref<Publisher>("oreilly")}});
+  log_.clear();
+  const std::vector<Book> books = db().collection<Book>().find().with(&Book::publisher_id);
+  EXPECT_EQ(log_.started("find"), 2);
+  ASSERT_EQ(books.size(), 2u);
+  EXPECT_EQ(books[1].publisher_id->name, "O'Reilly Media");
+  EXPECT_EQ(&*books[0].publisher_id, &*books[1].publisher_id);
+
+  const auto loaded = db().collection<Course>().find().with(&Course::department).to_vector();
+  EXPECT_EQ(loaded.at(0).department->name, "Department of Physics");
+}
+
 TEST_F(Join, RefManyKeepsOrderDuplicatesAndDanglingIds) {
   std::vector<Part> parts = {{{}, "123-aff-456", "#4 grommet"}, {{}, "124-aff-456", "#5 grommet"}};
   db().collection<Part>().insert_many(parts);  // assigns the ids

@@ -25,6 +25,12 @@
 
 namespace odm {
 
+class Database;
+namespace detail {
+/// The database `name` of a client's state (for code that holds only the state, like a cursor).
+Database database_of(std::shared_ptr<ClientState> client, std::string name);
+}  // namespace detail
+
 /// A database of a client. Cheap to copy.
 class Database {
  public:
@@ -53,12 +59,17 @@ class Database {
 
  private:
   friend class Client;
+  friend Database detail::database_of(std::shared_ptr<detail::ClientState> client, std::string name);
   Database(std::shared_ptr<detail::ClientState> client, std::string name)
       : client_(std::move(client)), name_(std::move(name)) {}
 
   std::shared_ptr<detail::ClientState> client_;
   std::string name_;
 };
+
+inline Database detail::database_of(std::shared_ptr<ClientState> client, std::string name) {
+  return Database(std::move(client), std::move(name));
+}
 
 class Client {
  public:

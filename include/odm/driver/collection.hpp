@@ -271,16 +271,16 @@ class Collection {
   /// Runs an aggregation pipeline (raw BSON stages) and decodes each result as R.
   template <cursor_value R = Document>
   Cursor<R> aggregate(const std::vector<Document>& stages, AggregateOptions options = {}) const {
-    return Cursor<R>(core_.aggregate(nullptr, detail::make_pipeline(stages), options));
+    return Cursor<R>(core_.aggregate(nullptr, detail::make_pipeline(stages), options), core_);
   }
   template <cursor_value R = Document>
   Cursor<R> aggregate(Session& session, const std::vector<Document>& stages, AggregateOptions options = {}) const {
-    return Cursor<R>(core_.aggregate(session.state(), detail::make_pipeline(stages), options));
+    return Cursor<R>(core_.aggregate(session.state(), detail::make_pipeline(stages), options), core_);
   }
   /// The same with the pipeline as one BSON document: an array of stages or `{pipeline: [...]}`.
   template <cursor_value R = Document>
   Cursor<R> aggregate_raw(const Document& pipeline, AggregateOptions options = {}) const {
-    return Cursor<R>(core_.aggregate(nullptr, pipeline, options));
+    return Cursor<R>(core_.aggregate(nullptr, pipeline, options), core_);
   }
 
   // ---- update -------------------------------------------------------------------
@@ -414,7 +414,7 @@ class Collection {
       // Compile-time checked: every member of R is a member of T of the same type.
       if (options.projection().empty()) options.projection(projection<T, R>());
     }
-    return Cursor<R>(core_.find(session, filter.bson(), options));
+    return Cursor<R>(core_.find(session, filter.bson(), options), core_);
   }
 
   std::optional<T> find_by_id_in(detail::SessionState* session, const id_type& id) const {

@@ -19,7 +19,9 @@
 #include <concepts>
 #include <cstddef>
 #include <iterator>
+#include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -74,6 +76,9 @@ class Cursor {
   };
 
   explicit Cursor(detail::CursorCore core) noexcept : core_(std::move(core)) {}
+  /// A cursor over a collection's results; joins started from it read the same database.
+  Cursor(detail::CursorCore core, const detail::CollectionCore& source)
+      : core_(std::move(core)), client_(source.client()), database_(source.database_name()) {}
   Cursor(Cursor&&) noexcept = default;
   Cursor& operator=(Cursor&&) noexcept = default;
   Cursor(const Cursor&) = delete;
@@ -94,6 +99,20 @@ class Cursor {
     if (done_) return std::nullopt;
     return std::exchange(current_, std::nullopt);
   }
+
+  /// Drains the cursor and resolves a reference member of every document with one batched
+  /// `$in` query (odm/join/join.hpp, which must be included):
+  ///   std::vector<Book> books = collection.find(filter).with(&Book::publisher_id).to_vector();
+  /// Chain further `.with(...)` calls on the result for more relations.
+  template <class M, class... Nested>
+  auto with(M T::*member, Nested&&... nested) && {
+    // Found by argument-dependent lookup in odm/join/join.hpp.
+    return join_cursor(std::move(*this), member, std::forward<Nested>(nested)...);
+  }
+
+  /// The database the results come from (for joins), or nothing for a cursor made elsewhere.
+  const std::shared_ptr<detail::ClientState>& client_state() const noexcept { return client_; }
+  const std::string& database_name() const noexcept { return database_; }
 
   /// Drains the cursor. Throws DecodeError at the first document that does not fit T.
   std::vector<T> to_vector() {
@@ -119,6 +138,8 @@ class Cursor {
   }
 
   detail::CursorCore core_;
+  std::shared_ptr<detail::ClientState> client_;
+  std::string database_;
   std::optional<T> current_;
   bool done_ = false;
 };

@@ -27,6 +27,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -199,6 +200,43 @@ template <class T, class... More>
 void resolve(const Database& db, std::vector<T>& documents, const Relation<T>& first, const More&... more) {
   first(db, documents, JoinOptions{});
   (more(db, documents, JoinOptions{}), ...);
+}
+
+/// A result set that has been read in full and whose references are being resolved:
+/// what `collection.find(filter).with(&Book::publisher_id)` returns. Each further
+/// `.with(...)` resolves one more relation (one more query per level).
+template <class T>
+class Resolved {
+ public:
+  Resolved(Database db, std::vector<T> documents, JoinOptions options = {})
+      : db_(std::move(db)), documents_(std::move(documents)), options_(options) {}
+
+  template <class M, class... Nested>
+  Resolved&& with(M T::*member, Nested... nested) && {
+    odm::with(member, std::move(nested)...)(db_, documents_, options_);
+    return std::move(*this);
+  }
+
+  std::vector<T> to_vector() && { return std::move(documents_); }
+  operator std::vector<T>() && { return std::move(documents_); }  // NOLINT(google-explicit-constructor)
+  const std::vector<T>& documents() const& noexcept { return documents_; }
+  std::size_t size() const noexcept { return documents_.size(); }
+  auto begin() const noexcept { return documents_.begin(); }
+  auto end() const noexcept { return documents_.end(); }
+  const T& operator[](std::size_t i) const { return documents_.at(i); }
+
+ private:
+  Database db_;
+  std::vector<T> documents_;
+  JoinOptions options_;
+};
+
+/// Cursor<T>::with: drains the cursor and resolves the first relation.
+template <class T, class M, class... Nested>
+Resolved<T> join_cursor(Cursor<T>&& cursor, M T::*member, Nested&&... nested) {
+  if (!cursor.client_state()) throw std::logic_error("odm: this cursor does not come from a collection; use odm::resolve");
+  Resolved<T> result(detail::database_of(cursor.client_state(), cursor.database_name()), cursor.to_vector());
+  return std::move(result).with(member, std::forward<Nested>(nested)...);
 }
 
 /// How children are fetched for a set of parents.
