@@ -2,6 +2,7 @@
 
 #include "state.hpp"
 
+#include <odm/bson/containers.hpp>
 #include <odm/driver/errors.hpp>
 
 #include <string>
@@ -213,6 +214,16 @@ WriteOutcome CollectionCore::update(SessionState* session, UpdateKind kind, cons
   Target target(*this, session);
   Document opts;
   if (options.upserts()) append_bool(opts.get_mutable(), "upsert", true);
+  if (!options.array_filters().empty()) {
+    bson_t filters;
+    detail::check_append(bson_append_array_begin(opts.get_mutable(), "arrayFilters", 12, &filters));
+    std::uint32_t index = 0;
+    for (const Document& filter : options.array_filters()) {
+      const detail::ArrayKey key(index++);
+      detail::check_append(bson_append_document(&filters, key.view().data(), detail::key_length(key.view()), filter.get()));
+    }
+    detail::check_append(bson_append_array_end(opts.get_mutable(), &filters));
+  }
   target.client.append_session(opts.get_mutable());
   OutDocument reply;
   bson_error_t error;

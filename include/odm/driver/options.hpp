@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <vector>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -227,9 +228,17 @@ class UpdateOptions {
     return *this;
   }
   bool upserts() const noexcept { return upsert_; }
+  /// The filters of the `$[<identifier>]` positional operators the update uses, e.g.
+  /// `{"c.by": "joe"}` for `{$set: {"checkout.$[c].date": ...}}`. (update_one/update_many only.)
+  UpdateOptions& array_filters(std::vector<Document> filters) {
+    array_filters_ = std::move(filters);
+    return *this;
+  }
+  const std::vector<Document>& array_filters() const noexcept { return array_filters_; }
 
  private:
   bool upsert_ = false;
+  std::vector<Document> array_filters_;
 };
 using ReplaceOptions = UpdateOptions;
 
