@@ -1,29 +1,59 @@
 # Keeps the README true:
-#  - every ```cpp block announced by `<!-- snippet: examples/NAME.cpp -->` is exactly that
-#    file, which the build compiles and the suite runs as the example test example.NAME;
+#  - a ```cpp block announced by `<!-- snippet: examples/NAME.cpp -->` is exactly that file,
+#    which the build compiles and the suite runs as the test example.NAME;
+#  - a ```cpp or ```cmake block announced by `<!-- excerpt: PATH -->` appears verbatim in
+#    PATH, a file the suite builds and runs (an example or the install test's consumer);
+#  - no ```cpp or ```cmake block goes unannounced;
 #  - the quick-start commands between `<!-- quickstart -->` and `<!-- /quickstart -->`
-#    are the commands .ci/run runs, so CI proves a fresh machine can run them.
+#    are the commands .ci/run runs, so CI proves a fresh machine can run them; any other
+#    ```sh block must say why no test runs it (`<!-- not run by the tests: REASON -->`).
 file(READ ${SOURCE_DIR}/README.md readme)
 
-string(REGEX MATCHALL "<!-- snippet: [^ ]+ -->\n```cpp\n" markers "${readme}")
-list(LENGTH markers count)
-if(count EQUAL 0)
-  message(FATAL_ERROR "README.md announces no snippets")
-endif()
-foreach(marker IN LISTS markers)
-  string(REGEX REPLACE "<!-- snippet: ([^ ]+) -->.*" "\\1" path "${marker}")
-  string(FIND "${readme}" "${marker}" at)
+function(block_after text marker out)  # the body of the fenced block `marker` opens
+  string(FIND "${text}" "${marker}" at)
   string(LENGTH "${marker}" marker_length)
   math(EXPR begin "${at} + ${marker_length}")
-  string(SUBSTRING "${readme}" ${begin} -1 rest)
+  string(SUBSTRING "${text}" ${begin} -1 rest)
   string(FIND "${rest}" "```\n" end)
-  string(SUBSTRING "${rest}" 0 ${end} snippet)
-  file(READ ${SOURCE_DIR}/${path} source)
-  if(NOT snippet STREQUAL source)
-    message(FATAL_ERROR "README.md's snippet differs from ${path}; paste the file again")
+  string(SUBSTRING "${rest}" 0 ${end} body)
+  set(${out} "${body}" PARENT_SCOPE)
+endfunction()
+
+set(announced 0)
+set(remaining "${readme}")  # markers repeat (two excerpts of one file): walk them in order
+string(REGEX MATCHALL "<!-- (snippet|excerpt): [^ ]+ -->\n```[a-z]+\n" markers "${readme}")
+foreach(marker IN LISTS markers)
+  string(REGEX REPLACE "<!-- (snippet|excerpt): ([^ ]+) -->.*" "\\1;\\2" parts "${marker}")
+  list(GET parts 0 kind)
+  list(GET parts 1 path)
+  block_after("${remaining}" "${marker}" body)
+  string(FIND "${remaining}" "${marker}" at)
+  math(EXPR after "${at} + 1")
+  string(SUBSTRING "${remaining}" ${after} -1 remaining)
+  if(NOT EXISTS ${SOURCE_DIR}/${path})
+    message(FATAL_ERROR "README.md quotes ${path}, which does not exist")
   endif()
-  message(STATUS "README snippet matches ${path}")
+  file(READ ${SOURCE_DIR}/${path} source)
+  if(kind STREQUAL "snippet")
+    if(NOT body STREQUAL source)
+      message(FATAL_ERROR "README.md's snippet differs from ${path}; paste the file again")
+    endif()
+  else()
+    string(FIND "${source}" "${body}" found)
+    if(found EQUAL -1)
+      message(FATAL_ERROR "README.md's excerpt of ${path} is not in that file any more:\n${body}")
+    endif()
+  endif()
+  math(EXPR announced "${announced} + 1")
+  message(STATUS "README ${kind} matches ${path}")
 endforeach()
+
+string(REGEX MATCHALL "\n```(cpp|cmake)\n" code_blocks "${readme}")
+list(LENGTH code_blocks code_count)
+if(NOT code_count EQUAL announced)
+  message(FATAL_ERROR "README.md has ${code_count} C++/CMake blocks but only ${announced} are quoted from files "
+                      "the suite builds; announce each with <!-- snippet: ... --> or <!-- excerpt: ... -->")
+endif()
 
 string(FIND "${readme}" "<!-- quickstart -->" qs_begin)
 string(FIND "${readme}" "<!-- /quickstart -->" qs_end)
@@ -48,5 +78,14 @@ foreach(command IN LISTS commands)
 endforeach()
 if(NOT n EQUAL 2)
   message(FATAL_ERROR "the README's quick start must have exactly two commands, found ${n}")
+endif()
+
+string(REGEX MATCHALL "\n```sh\n" sh_blocks "${readme}")
+string(REGEX MATCHALL "<!-- not run by the tests: [^>]+ -->\n```sh\n" excused "${readme}")
+list(LENGTH sh_blocks sh_count)
+list(LENGTH excused excused_count)
+math(EXPR expected_sh "${excused_count} + 1")
+if(NOT sh_count EQUAL expected_sh)
+  message(FATAL_ERROR "every shell block but the quick start must say why no test runs it")
 endif()
 message(STATUS "README quick-start commands are the ones CI runs")
