@@ -22,11 +22,33 @@ IndexModel make_index(std::string collection, const std::vector<std::pair<std::s
   return index;
 }
 
+namespace {
+/// Whether `prefix`'s keys are the first keys of `keys`, in order and direction: such an
+/// index serves every query the shorter one would (MongoDB uses index prefixes).
+bool is_prefix(const bson_t* prefix, const bson_t* keys) {
+  bson_iter_t p, k;
+  if (!bson_iter_init(&p, prefix) || !bson_iter_init(&k, keys)) return false;
+  while (bson_iter_next(&p)) {
+    if (!bson_iter_next(&k)) return false;
+    if (std::string_view(bson_iter_key(&p)) != bson_iter_key(&k) || bson_iter_as_int64(&p) != bson_iter_as_int64(&k))
+      return false;
+  }
+  return true;
+}
+}  // namespace
+
 void add_unless_covered(std::vector<IndexModel>& plan, IndexModel index) {
   const bool covered = std::any_of(plan.begin(), plan.end(), [&](const IndexModel& planned) {
-    return planned.collection == index.collection && planned.keys == index.keys;
+    return planned.collection == index.collection && is_prefix(index.keys.get(), planned.keys.get());
   });
-  if (!covered) plan.push_back(std::move(index));
+  if (covered) return;
+  // The new index may in turn cover implied, option-less ones planned before it (a
+  // declared index is kept whatever covers it: the model asked for it by name).
+  std::erase_if(plan, [&](const IndexModel& planned) {
+    return !planned.declared && planned.collection == index.collection && !planned.unique && !planned.sparse &&
+           !planned.partial_filter && !planned.expire_after_seconds && is_prefix(planned.keys.get(), index.keys.get());
+  });
+  plan.push_back(std::move(index));
 }
 
 }  // namespace detail

@@ -1,10 +1,11 @@
 # Compiles SOURCE, expects the compiler to refuse it with the message named on the
 # file's first line ("// expect: <text>").
-file(STRINGS ${SOURCE} first_line LIMIT_COUNT 1)
-string(REGEX REPLACE "^// expect: " "" expected "${first_line}")
-if(expected STREQUAL first_line)
+# (file(READ), not file(STRINGS): a message may contain ';', a list separator to CMake.)
+file(READ ${SOURCE} content)
+if(NOT content MATCHES "^// expect: ([^\n]+)")
   message(FATAL_ERROR "${SOURCE}: the first line must be '// expect: <message>'")
 endif()
+set(expected "${CMAKE_MATCH_1}")
 set(flags -std=c++20 -fsyntax-only)
 foreach(dir IN LISTS INCLUDES)
   list(APPEND flags -I${dir})

@@ -39,7 +39,7 @@ struct LogMessage {
   odm::ParentRef<Host> host;
   struct odm_model {
     static constexpr std::string_view collection = "logmsg";
-    // The newest messages of a host: covers the implied {host: 1} need as well.
+    // The newest messages of a host; it also serves the implied {host: 1} (an index prefix).
     static constexpr auto indexes =
         odm::indexes(odm::index(&LogMessage::host, odm::key(&LogMessage::time, odm::IndexOrder::descending)));
   };

@@ -41,21 +41,21 @@ class IndexSync : public odm_test::DriverTest {};
 
 TEST_F(IndexSync, CreatesWhatIsMissingAndIsIdempotent) {
   const auto first = odm::sync_indexes<Volume, Host, LogMessage>(db());
-  EXPECT_EQ(first.created.size(), 4u) << first.to_string();
+  EXPECT_EQ(first.created.size(), 3u) << first.to_string();
   EXPECT_TRUE(first.differing.empty()) << first.to_string();
   EXPECT_EQ(index_names(db(), "volumes"), (std::vector<std::string>{"_id_", "topics_1"}));
-  EXPECT_EQ(index_names(db(), "logmsg"), (std::vector<std::string>{"_id_", "host_1", "host_1_time_-1"}));
+  EXPECT_EQ(index_names(db(), "logmsg"), (std::vector<std::string>{"_id_", "host_1_time_-1"}));
 
   log_.clear();
   const auto second = odm::sync_indexes<Volume, Host, LogMessage>(db());
   EXPECT_TRUE(second.created.empty()) << second.to_string();
-  EXPECT_EQ(second.unchanged.size(), 4u);
+  EXPECT_EQ(second.unchanged.size(), 3u);
   EXPECT_EQ(log_.started("createIndexes"), 0) << "a second run changes nothing";
 }
 
 TEST_F(IndexSync, DryRunPrintsThePlanAndChangesNothing) {
   const auto plan = odm::sync_indexes<Product, Review>(db(), odm::IndexSyncOptions{.dry_run = true});
-  EXPECT_EQ(plan.created.size(), 2u);
+  EXPECT_EQ(plan.created.size(), 1u) << "Review's {product_id: 1} is covered by the Subset's compound index";
   const std::string text = plan.to_string();
   EXPECT_NE(text.find("would create review: { \"product_id\" : 1, \"published_date\" : -1 }"), std::string::npos) << text;
   EXPECT_NE(text.find("Subset Product::reviews"), std::string::npos) << text;

@@ -27,6 +27,7 @@
 
 #include <bson/bson.h>
 
+#include <odm/bson/utf8.hpp>
 #include <odm/error.hpp>
 
 #include <string>
@@ -140,8 +141,7 @@ inline bool next(bson_iter_t& it) {
 }
 
 inline void check_utf8(const char* data, std::size_t length, bool decoding) {
-  // Embedded NUL is legal in BSON string values (they are length-prefixed).
-  if (!bson_utf8_validate(data, length, true)) [[unlikely]] {
+  if (!is_valid_utf8(data, length)) [[unlikely]] {
     if (decoding) throw DecodeError("string is not valid UTF-8");
     throw EncodeError("string is not valid UTF-8");
   }

@@ -4,6 +4,7 @@
 #include <odm/bson/codec.hpp>
 #include <odm/bson/scalars.hpp>
 
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <map>
@@ -101,6 +102,30 @@ struct codec<std::vector<T, Allocator>> {
   }
 };
 
+// std::array<T, N>: a BSON array of exactly N elements.
+template <mappable T, std::size_t N>
+struct codec<std::array<T, N>> {
+  static void encode(bson_t* parent, std::string_view key, const std::array<T, N>& values) {
+    bson_t array;
+    detail::check_append(bson_append_array_begin(parent, key.data(), detail::key_length(key), &array));
+    std::uint32_t index = 0;
+    for (const auto& value : values) {
+      const detail::ArrayKey element_key(index++);
+      detail::at_path(element_key.view(), [&] { codec<T>::encode(&array, element_key.view(), value); });
+    }
+    detail::check_append(bson_append_array_end(parent, &array));
+  }
+  static void decode(const bson_iter_t& it, std::array<T, N>& out) {
+    std::size_t count = 0;
+    detail::for_each_element(it, [&](const bson_iter_t& element) {
+      if (count == N) throw DecodeError("more than the " + std::to_string(N) + " elements the array holds");
+      codec<T>::decode(element, out[count++]);
+    });
+    if (count != N)
+      throw DecodeError("expected " + std::to_string(N) + " elements, got " + std::to_string(count));
+  }
+};
+
 // std::map<std::string, T>: a sub-document whose field names are the keys. Keys that
 // MongoDB would read as an operator or a path ($-prefixed, containing '.') or that BSON
 // cannot hold (NUL) are refused when encoding.
@@ -140,7 +165,7 @@ struct codec<std::map<std::string, T, Compare, Allocator>> {
       problem = "contains '.', so MongoDB would read it as a path";
     else if (name.find('\0') != std::string::npos)
       problem = "contains a NUL character, which a BSON field name cannot hold";
-    else if (!bson_utf8_validate(name.data(), name.size(), false))
+    else if (!detail::is_valid_utf8(name.data(), name.size()))
       problem = "is not valid UTF-8";
     if (problem != nullptr) [[unlikely]] {
       std::string shown;

@@ -63,8 +63,12 @@ struct record_traits {
 
   using decode_function = void (*)(const bson_iter_t&, T&);
   static constexpr auto decoders = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<decode_function, size>{
-        [](const bson_iter_t& it, T& out) { codec<member_type<I>>::decode(it, boost::pfr::get<I>(out)); }...};
+    return std::array<decode_function, size>{[](const bson_iter_t& it, T& out) {
+      // An unmapped member gets odm's message (check_member_is_mappable), not a
+      // "no member named decode" from deep inside this table.
+      check_member_is_mappable<T, member_type<I>>();
+      if constexpr (mappable<member_type<I>>) codec<member_type<I>>::decode(it, boost::pfr::get<I>(out));
+    }...};
   }(std::make_index_sequence<size>{});
 
   static constexpr auto optional_members = []<std::size_t... I>(std::index_sequence<I...>) {
@@ -86,9 +90,16 @@ void encode_members(bson_t* document, const T& value) {
   std::size_t current = 0;
   try {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((detail::check_member_is_mappable<T, typename traits::template member_type<I>>(), current = I,
-        codec<typename traits::template member_type<I>>::encode(document, traits::names[I], boost::pfr::get<I>(value))),
-       ...);
+      (
+          [&] {
+            using M = typename traits::template member_type<I>;
+            detail::check_member_is_mappable<T, M>();
+            if constexpr (mappable<M>) {
+              current = I;
+              codec<M>::encode(document, traits::names[I], boost::pfr::get<I>(value));
+            }
+          }(),
+          ...);
     }(std::make_index_sequence<traits::size>{});
   } catch (PathError& e) {
     e.prepend(traits::names[current]);
@@ -109,11 +120,15 @@ inline bool key_is(const char* key, std::size_t length) noexcept {
 /// Decodes member I, adding its name to the path of an error.
 template <class Traits, std::size_t I, class T>
 inline void decode_member(const bson_iter_t& it, T& out) {
-  try {
-    codec<typename Traits::template member_type<I>>::decode(it, boost::pfr::get<I>(out));
-  } catch (PathError& e) {
-    e.prepend(Traits::names[I]);
-    throw;
+  using M = typename Traits::template member_type<I>;
+  check_member_is_mappable<T, M>();
+  if constexpr (mappable<M>) {
+    try {
+      codec<M>::decode(it, boost::pfr::get<I>(out));
+    } catch (PathError& e) {
+      e.prepend(Traits::names[I]);
+      throw;
+    }
   }
 }
 

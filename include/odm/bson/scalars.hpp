@@ -152,10 +152,17 @@ template <class E>
   requires std::is_enum_v<E>
 struct codec<E> {
   using underlying = std::underlying_type_t<E>;
+  // int32 when every value fits; int64 for 64-bit and unsigned 32-bit underlying types.
+  using stored = std::conditional_t<(sizeof(underlying) < 4 || (sizeof(underlying) == 4 && std::is_signed_v<underlying>)),
+                                    std::int32_t, std::int64_t>;
   static void encode(bson_t* parent, std::string_view key, E value) {
     if constexpr (enum_storage<E> == EnumStorage::integer) {
-      codec<std::conditional_t<(sizeof(underlying) < 8), std::int32_t, std::int64_t>>::encode(
-          parent, key, static_cast<underlying>(value));
+      const auto raw = static_cast<underlying>(value);
+      if constexpr (std::is_unsigned_v<underlying> && sizeof(underlying) == 8) {
+        if (raw > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) [[unlikely]]
+          throw EncodeError("enum value " + std::to_string(raw) + " does not fit BSON's 64-bit signed integer");
+      }
+      codec<stored>::encode(parent, key, static_cast<stored>(raw));
     } else {
       const auto name = enum_name(value);
       if (!name) [[unlikely]]
@@ -205,9 +212,11 @@ struct codec<std::chrono::time_point<std::chrono::system_clock, Duration>> {
     using std::chrono::milliseconds;
     if constexpr (std::ratio_less_equal_v<typename Duration::period, std::milli>) {
       // Finer or equal: exact, as long as the count does not overflow the Duration.
+      using rep = typename Duration::rep;
       constexpr auto per_ms = std::chrono::duration_cast<Duration>(milliseconds(1)).count();
-      constexpr auto max_ms = std::numeric_limits<typename Duration::rep>::max() / per_ms;
-      if (ms > max_ms || ms < -max_ms) [[unlikely]]
+      constexpr auto max_ms = std::numeric_limits<rep>::max() / per_ms;
+      constexpr auto min_ms = std::numeric_limits<rep>::min() / per_ms;
+      if (ms > max_ms || ms < min_ms) [[unlikely]]
         throw DecodeError("date " + std::to_string(ms) + " ms is out of this time point's range");
       out = time_point(Duration(static_cast<typename Duration::rep>(ms * per_ms)));
     } else {

@@ -20,9 +20,11 @@ class Embedded {
   Embedded() = default;
   Embedded(const T& value) : value_(value) {}                 // NOLINT(google-explicit-constructor): transparent
   Embedded(T&& value) noexcept(std::is_nothrow_move_constructible_v<T>) : value_(std::move(value)) {}  // NOLINT
+  /// Builds the value in place: T(args...), or T{args...} for an aggregate (clang 14 has
+  /// no parenthesized aggregate initialization).
   template <class... Args>
-    requires std::is_constructible_v<T, Args...>
-  explicit Embedded(std::in_place_t, Args&&... args) : value_(std::forward<Args>(args)...) {}
+    requires std::is_constructible_v<T, Args...> || requires(Args&&... args) { T{std::forward<Args>(args)...}; }
+  explicit Embedded(std::in_place_t, Args&&... args) : value_(make(std::forward<Args>(args)...)) {}
 
   T& operator*() & noexcept { return value_; }
   const T& operator*() const& noexcept { return value_; }
@@ -35,6 +37,13 @@ class Embedded {
   friend bool operator==(const Embedded&, const Embedded&) = default;
 
  private:
+  template <class... Args>
+  static T make(Args&&... args) {
+    if constexpr (std::is_constructible_v<T, Args...>)
+      return T(std::forward<Args>(args)...);
+    else
+      return T{std::forward<Args>(args)...};
+  }
   T value_{};
 };
 

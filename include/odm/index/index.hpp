@@ -14,8 +14,8 @@
 // `.unique()`, `.sparse()`, `.partial(R"({"rating": {"$gt": 5}})")`,
 // `.expire_after(std::chrono::hours(24))` (TTL) and `.named("...")`.
 //
-// Implied by field kinds (odm::index_plan<T>() adds them unless a declared index already
-// has the same keys):
+// Implied by field kinds (odm::index_plan<T>() adds them unless a planned index already
+// starts with the same keys, which serves the same queries):
 //   - every ParentRef member: `{field: 1}` (children are found through it);
 //   - a RefMany to the model itself (a tree's `children`): `{children: 1}`, multikey, for
 //     finding a node's parent with `{children: id}`;
@@ -141,6 +141,8 @@ struct IndexModel {
   std::optional<std::int64_t> expire_after_seconds;
   /// Why the index is in the plan: "declared by Volume", "ParentRef LogMessage::host", ...
   std::string reason;
+  /// Declared by a model (kept even when another index covers it), or implied by a field kind.
+  bool declared = false;
 
   /// The createIndexes entry: {key, name, unique?, sparse?, partialFilterExpression?, expireAfterSeconds?}.
   Document specification() const;
@@ -200,6 +202,7 @@ void add_declared(std::vector<IndexModel>& plan) {
                     },
                     declaration.keys);
                 IndexModel index = make_index(collection, keys, "declared by " + model_name<T>());
+                index.declared = true;
                 if (!declaration.name.empty()) index.name = std::string(declaration.name);
                 index.unique = declaration.is_unique;
                 index.sparse = declaration.is_sparse;
@@ -214,7 +217,7 @@ void add_declared(std::vector<IndexModel>& plan) {
   }
 }
 
-/// Adds `index` unless an index with the same keys is already planned on its collection.
+/// Adds `index` unless a planned index on its collection starts with the same keys.
 void add_unless_covered(std::vector<IndexModel>& plan, IndexModel index);
 
 template <class T>
@@ -265,7 +268,12 @@ std::vector<IndexModel> index_plan_of() {
   std::vector<IndexModel> plan;
   (
       [&] {
-        for (IndexModel& index : index_plan<Models>()) detail::add_unless_covered(plan, std::move(index));
+        for (IndexModel& index : index_plan<Models>()) {
+          if (index.declared)
+            plan.push_back(std::move(index));
+          else
+            detail::add_unless_covered(plan, std::move(index));
+        }
       }(),
       ...);
   return plan;

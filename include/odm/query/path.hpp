@@ -87,7 +87,7 @@ class Path {
 
   /// The field `member` of the struct this field holds.
   template <class M, class C>
-  consteval Path<Scope, M, ThroughArray || detail::is_array_field<Value>, Positional> operator/(
+  consteval Path<Scope, detail::query_view_t<M>, ThroughArray || detail::is_array_field<Value>, Positional> operator/(
       M C::*member) const {
     static_assert(detail::is_document<Value>,
                   "odm: '/' steps into an embedded document, but this field does not hold a struct");
@@ -96,7 +96,7 @@ class Path {
     detail::PathNames next = names_;
     next.push(stored_names<C, false>[detail::member_index(member)]);
     if (next.depth == 1) next.first_nested = next.names[0];
-    return Path<Scope, M, ThroughArray || detail::is_array_field<Value>, Positional>(next);
+    return Path<Scope, detail::query_view_t<M>, ThroughArray || detail::is_array_field<Value>, Positional>(next);
   }
 
   /// `checkout.$`: in an update, the first element the update's filter matched (MongoDB's
@@ -196,7 +196,7 @@ class Path {
                   "odm: regex applies only to string fields (or arrays of strings)");
     if (pattern.find('\0') != std::string_view::npos)
       throw ValueError("odm: a regular expression cannot contain a NUL character");
-    if (!bson_utf8_validate(pattern.data(), pattern.size(), false))
+    if (!detail::is_valid_utf8(pattern.data(), pattern.size()))
       throw ValueError("odm: a regular expression must be valid UTF-8");
     for (const char c : options)
       if (std::string_view("ilmsux").find(c) == std::string_view::npos)
@@ -497,10 +497,11 @@ class Element : public Path<Element<E>, E, false> {
 };
 
 /// The path of a model's member: odm::field(&Book::available) names "available".
+/// A reference member (Ref, ParentRef, RefMany) is queried as the id(s) it stores.
 template <class T, class M>
-consteval Path<T, M> field(M T::*member) {
+consteval Path<T, detail::query_view_t<M>> field(M T::*member) {
   static_assert(reflectable<T>, "odm: field() takes a member of a model struct (a plain aggregate)");
-  return Path<T, M>(detail::root_names(member));
+  return Path<T, detail::query_view_t<M>>(detail::root_names(member));
 }
 
 }  // namespace odm

@@ -5,6 +5,7 @@
 // own type M, so a string is always a BSON string and can never become an operator.
 
 #include <odm/bson/codec.hpp>
+#include <odm/fields/ref.hpp>
 #include <odm/bson/scalars.hpp>
 #include <odm/bson/containers.hpp>
 #include <odm/bson/record.hpp>
@@ -77,6 +78,28 @@ struct vector_traits<std::vector<E, A>> {
   static constexpr bool is_vector = true;
   using element = E;
 };
+
+/// What a query sees of a member: references are queried, set and pushed as the ids
+/// they store (Ref<T> as T's id, ParentRef<T> as an optional id, RefMany<T> as a vector
+/// of ids), every other type as itself.
+template <class M>
+struct query_view {
+  using type = M;
+};
+template <class T, Dangling P>
+struct query_view<Ref<T, P>> {
+  using type = id_type_t<T>;
+};
+template <class T, Dangling P>
+struct query_view<ParentRef<T, P>> {
+  using type = std::optional<id_type_t<T>>;
+};
+template <class T, Dangling P>
+struct query_view<RefMany<T, P>> {
+  using type = std::vector<id_type_t<T>>;
+};
+template <class M>
+using query_view_t = typename query_view<M>::type;
 
 /// A field stored as a BSON array: std::vector<E> or std::optional<std::vector<E>>.
 template <class M>

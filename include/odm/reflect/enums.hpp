@@ -46,7 +46,12 @@ constexpr std::string_view enumerator_from_pretty_function(std::string_view text
   std::size_t begin = marker + 8;
   std::size_t end = text.find_first_of(";]", begin);
   std::string_view value = text.substr(begin, end - begin);
-  if (value.empty() || value.front() == '(' || (value.front() >= '0' && value.front() <= '9') || value.front() == '-')
+  // clang spells an enum of an anonymous namespace "(anonymous namespace)::Color::red";
+  // a value without a name is a cast, "(Color)3" or "(anonymous namespace)::Color)3".
+  constexpr std::string_view anonymous = "(anonymous namespace)::";
+  if (value.starts_with(anonymous)) value.remove_prefix(anonymous.size());
+  if (value.empty() || value.front() == '(' || (value.front() >= '0' && value.front() <= '9') || value.front() == '-' ||
+      value.find(')') != std::string_view::npos)
     return {};
   const std::size_t scope = value.rfind("::");
   return scope == std::string_view::npos ? value : value.substr(scope + 2);

@@ -59,8 +59,11 @@ consteval const auto& reflected_member() {
   return boost::pfr::detail::sequence_tuple::get<I>(boost::pfr::detail::tie_as_tuple(reflection_holder<T>.value));
 }
 
+/// ASCII letters, digits and '_', plus every byte of a UTF-8 sequence: C++ identifiers may
+/// be non-ASCII (`größe`), and both compilers print them as UTF-8.
 constexpr bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
 }
 
 /// Takes "...fake.Type::name)}; std::string_view = ...]" or "...{&fake.name}]" to "name".
