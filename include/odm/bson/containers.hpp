@@ -21,9 +21,17 @@ namespace detail {
 class ArrayKey {
  public:
   explicit ArrayKey(std::uint32_t index) {
-    const char* key = nullptr;
-    length_ = bson_uint32_to_string(index, &key, buffer_, sizeof buffer_);
-    key_ = key;
+    if (index < 1000) {  // libbson's table of "0" ... "999"
+      const char* key = nullptr;
+      length_ = bson_uint32_to_string(index, &key, buffer_, sizeof buffer_);
+      key_ = key;
+      return;
+    }
+    // bson_uint32_to_string falls back to snprintf from 1000 on (~700 instructions a key).
+    const auto end = std::to_chars(buffer_, buffer_ + sizeof buffer_, index).ptr;
+    *end = '\0';
+    key_ = buffer_;
+    length_ = static_cast<std::size_t>(end - buffer_);
   }
   // The key may point into this object's own buffer: never copied.
   ArrayKey(const ArrayKey&) = delete;

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -50,9 +51,6 @@ namespace detail {
 struct ReferenceIdHash {
   std::size_t operator()(const ReferenceId& id) const noexcept { return std::hash<ReferenceId>{}(id); }
 };
-
-template <class T>
-using SharedById = std::unordered_map<ReferenceId, std::shared_ptr<const T>, ReferenceIdHash>;
 
 template <class M>
 struct reference_kind {
@@ -128,6 +126,87 @@ class Relation {
   detail::RelationStep<T> step_;
 };
 
+namespace detail {
+
+/// Step 1 of a join: every distinct id once, in first-seen order, and for each reference
+/// (in document order) the slot of its id. Each reference is hashed once, and a duplicate
+/// allocates nothing.
+struct GatheredIds {
+  std::vector<ReferenceId> ids;
+  std::vector<std::uint32_t> slots;
+  std::unordered_map<ReferenceId, std::uint32_t, ReferenceIdHash> slot_of;
+};
+
+template <class T, class M>
+GatheredIds gather_ids(const std::vector<T>& documents, M T::*member) {
+  GatheredIds gathered;
+  std::size_t references = 0;  // an upper bound of the distinct ids: the map never rehashes
+  for (const T& document : documents) {
+    if constexpr (reference_kind<M>::is_many)
+      references += (document.*member).size();
+    else
+      ++references;
+  }
+  gathered.slot_of.reserve(references);
+  gathered.slots.reserve(references);
+  for (const T& document : documents)
+    for_each_reference_id(document.*member, [&](const ReferenceId& id) {
+      const auto [at, inserted] = gathered.slot_of.try_emplace(id, static_cast<std::uint32_t>(gathered.ids.size()));
+      if (inserted) gathered.ids.push_back(id);
+      gathered.slots.push_back(at->second);
+    });
+  return gathered;
+}
+
+/// Step 4: each fetched target shared once, in its id's slot (empty where none was found).
+template <class Target>
+std::vector<std::shared_ptr<const Target>> share_targets(std::vector<Target>& targets, const GatheredIds& gathered) {
+  std::vector<std::shared_ptr<const Target>> by_slot(gathered.ids.size());
+  for (Target& target : targets) {
+    const auto at = gathered.slot_of.find(ReferenceId(id_of(target)));
+    if (at != gathered.slot_of.end() && !by_slot[at->second])
+      by_slot[at->second] = std::make_shared<const Target>(std::move(target));
+  }
+  return by_slot;
+}
+
+/// Step 5: every reference gets its target, visiting them in step 1's order, with the
+/// field's policy for targets that were not found.
+template <class T, class M, class Target>
+void assign_targets(std::vector<T>& documents, M T::*member, const GatheredIds& gathered,
+                    const std::vector<std::shared_ptr<const Target>>& by_slot, std::string_view field) {
+  using kind = reference_kind<M>;
+  std::size_t next = 0;
+  const auto target_of = [&](const ReferenceId& id) -> std::shared_ptr<const Target> {
+    const std::shared_ptr<const Target>& target = by_slot[gathered.slots[next++]];
+    if constexpr (kind::policy == Dangling::raise) {
+      if (!target)
+        throw DanglingReference(std::string(field) + ": no document with _id " + describe_id(id) + " in collection " +
+                                std::string(collection_name<Target>));
+    }
+    return target;
+  };
+  if constexpr (kind::is_many) {
+    for (T& document : documents) {
+      auto& refs = document.*member;
+      std::vector<std::shared_ptr<const Target>> resolved;
+      resolved.reserve(refs.size());
+      for (const auto& id : refs.raw_ids()) resolved.push_back(target_of(id));
+      refs.resolve(std::move(resolved));
+    }
+  } else {
+    for (T& document : documents) {
+      auto& ref = document.*member;
+      if (std::holds_alternative<std::monostate>(ref.raw_id())) continue;  // a root: nothing to find
+      ref.resolve(target_of(ref.raw_id()));
+    }
+    if constexpr (kind::policy == Dangling::drop)
+      std::erase_if(documents, [&](const T& document) { return (document.*member).is_dangling(); });
+  }
+}
+
+}  // namespace detail
+
 /// Resolves the references in `member` (Ref, ParentRef or RefMany) of each document,
 /// then the `nested` relations of the targets, before the targets are shared.
 template <class T, class M, class... Nested>
@@ -140,51 +219,12 @@ Relation<T> with(M T::*member, Nested... nested) {
                 "odm::with: a nested relation must be one of the referenced model's members");
   const std::string_view field = runtime_field_name(member);
   return Relation<T>([member, field, nested...](const Database& db, std::vector<T>& documents, const JoinOptions& options) {
-    (void)field;  // named only by the raise policy's message
-    // 1. The distinct ids of the whole result set, in first-seen order.
-    std::unordered_map<detail::ReferenceId, bool, detail::ReferenceIdHash> seen;
-    std::vector<detail::ReferenceId> ids;
-    for (const T& document : documents)
-      detail::for_each_reference_id(document.*member, [&](const detail::ReferenceId& id) {
-        if (seen.emplace(id, true).second) ids.push_back(id);
-      });
+    const detail::GatheredIds gathered = detail::gather_ids(documents, member);
     // 2. One query per batch of ids.
-    std::vector<Target> targets = detail::fetch_where_in(db.collection<Target>(), "_id", ids, options);
+    std::vector<Target> targets = detail::fetch_where_in(db.collection<Target>(), "_id", gathered.ids, options);
     // 3. The next level, on the targets while they can still be changed.
     (nested(db, targets, options), ...);
-    // 4. Share each target once.
-    detail::SharedById<Target> by_id;
-    by_id.reserve(targets.size());
-    for (Target& target : targets) {
-      detail::ReferenceId id(id_of(target));
-      by_id.emplace(std::move(id), std::make_shared<const Target>(std::move(target)));
-    }
-    // 5. Assign, applying the field's policy to targets that were not found.
-    const auto lookup = [&](const detail::ReferenceId& id) -> std::shared_ptr<const Target> {
-      const auto at = by_id.find(id);
-      if (at != by_id.end()) return at->second;
-      if constexpr (kind::policy == Dangling::raise)
-        throw DanglingReference(std::string(field) + ": no document with _id " + detail::describe_id(id) +
-                                " in collection " + std::string(collection_name<Target>));
-      return nullptr;
-    };
-    if constexpr (kind::is_many) {
-      for (T& document : documents) {
-        auto& refs = document.*member;
-        std::vector<std::shared_ptr<const Target>> resolved;
-        resolved.reserve(refs.size());
-        for (const auto& id : refs.raw_ids()) resolved.push_back(lookup(id));
-        refs.resolve(std::move(resolved));
-      }
-    } else {
-      for (T& document : documents) {
-        auto& ref = document.*member;
-        if (std::holds_alternative<std::monostate>(ref.raw_id())) continue;  // a root: nothing to find
-        ref.resolve(lookup(ref.raw_id()));
-      }
-      if constexpr (kind::policy == Dangling::drop)
-        std::erase_if(documents, [&](const T& document) { return (document.*member).is_dangling(); });
-    }
+    detail::assign_targets(documents, member, gathered, detail::share_targets(targets, gathered), field);
   });
 }
 
