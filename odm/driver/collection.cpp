@@ -52,7 +52,7 @@ struct BsonFreer {
   void operator()(void* memory) const noexcept { bson_free(memory); }
 };
 
-std::string namespace_of(const CollectionCore& core) { return core.database_name() + "." + core.name(); }
+const std::string& namespace_of(const CollectionCore& core) { return core.names()->full; }
 
 /// The collection an operation works on, with the client it borrowed.
 struct Target {
@@ -116,10 +116,11 @@ const bson_t* CursorCore::next() {
 
 namespace {
 
-CursorCore make_cursor(std::string source, const std::shared_ptr<ClientState>& client, Target& target,
+CursorCore make_cursor(const char* operation, const std::shared_ptr<const CollectionNames>& names,
+                       const std::shared_ptr<ClientState>& client, Target& target,
                        mongoc_cursor_t* cursor) {
   CursorHandle owned(cursor);
-  return CursorCore(std::make_unique<CursorState>(std::move(source), client, target.client.take_lease(),
+  return CursorCore(std::make_unique<CursorState>(operation, names, client, target.client.take_lease(),
                                                   std::move(target.collection), std::move(owned)));
 }
 
@@ -128,18 +129,36 @@ CursorCore make_cursor(std::string source, const std::shared_ptr<ClientState>& c
 // ---- collection ------------------------------------------------------------------
 
 CollectionCore::CollectionCore(std::shared_ptr<ClientState> client, std::string database, std::string name)
-    : client_(std::move(client)), database_(std::move(database)), name_(std::move(name)) {}
+    : client_(std::move(client)) {
+  std::string full = database + "." + name;
+  names_ = std::make_shared<const CollectionNames>(CollectionNames{std::move(database), std::move(name), std::move(full)});
+}
 
-Document CollectionCore::insert_one(SessionState* session, const Document& document) const {
-  Target target(*this, session);
-  const Document complete = with_id(document);
-  Document opts;
-  target.client.append_session(opts.get_mutable());
+namespace {
+/// Sends `document`, which has an _id.
+void insert_complete(const CollectionCore& core, SessionState* session, const bson_t* document) {
+  Target target(core, session);
+  Document opts;  // free unless the session appends to it
+  if (session != nullptr) target.client.append_session(opts.get_mutable());
   OutDocument reply;
   bson_error_t error;
-  if (!mongoc_collection_insert_one(target.collection.get(), complete.get(), opts.get(), reply.get(), &error))
-    throw_error(error, reply.get(), "insert into " + namespace_of(*this));
+  if (!mongoc_collection_insert_one(target.collection.get(), document, opts.get(), reply.get(), &error))
+    throw_error(error, reply.get(), "insert into " + namespace_of(core));
+}
+}  // namespace
+
+Document CollectionCore::insert_one(SessionState* session, const Document& document) const {
+  if (bson_has_field(document.get(), "_id")) {  // no copy of a document that has its _id
+    insert_complete(*this, session, document.get());
+    return id_of(document.get());
+  }
+  const Document complete = with_id(document);
+  insert_complete(*this, session, complete.get());
   return id_of(complete.get());
+}
+
+void CollectionCore::insert_one_with_id(SessionState* session, const Document& document) const {
+  insert_complete(*this, session, document.get());
 }
 
 std::vector<Document> CollectionCore::insert_many(SessionState* session, const std::vector<Document>& documents,
@@ -179,7 +198,7 @@ CursorCore CollectionCore::find(SessionState* session, const Document& filter, c
   if (options.max_time()) append_int64(o, "maxTimeMS", options.max_time()->count());
   target.client.append_session(o);
   mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(target.collection.get(), filter.get(), opts.get(), nullptr);
-  return make_cursor("find on " + namespace_of(*this), client_, target, cursor);
+  return make_cursor("find on ", names_, client_, target, cursor);
 }
 
 CursorCore CollectionCore::aggregate(SessionState* session, const Document& pipeline,
@@ -192,7 +211,7 @@ CursorCore CollectionCore::aggregate(SessionState* session, const Document& pipe
   target.client.append_session(o);
   mongoc_cursor_t* cursor =
       mongoc_collection_aggregate(target.collection.get(), MONGOC_QUERY_NONE, pipeline.get(), opts.get(), nullptr);
-  return make_cursor("aggregate on " + namespace_of(*this), client_, target, cursor);
+  return make_cursor("aggregate on ", names_, client_, target, cursor);
 }
 
 std::int64_t CollectionCore::count(SessionState* session, const Document& filter, const CountOptions& options) const {

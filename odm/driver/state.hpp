@@ -107,19 +107,22 @@ class SessionState {
 
 class CursorState {
  public:
-  CursorState(std::string source, std::shared_ptr<ClientState> client, std::optional<ClientLease> lease,
-              CollectionHandle collection, CursorHandle cursor) noexcept
-      : source_(std::move(source)),
+  CursorState(const char* operation, std::shared_ptr<const CollectionNames> names, std::shared_ptr<ClientState> client,
+              std::optional<ClientLease> lease, CollectionHandle collection, CursorHandle cursor) noexcept
+      : operation_(operation),
+        names_(std::move(names)),
         client_(std::move(client)),
         lease_(std::move(lease)),
         collection_(std::move(collection)),
         cursor_(std::move(cursor)) {}
 
   mongoc_cursor_t* get() const noexcept { return cursor_.get(); }
-  const std::string& source() const noexcept { return source_; }
+  /// "find on db.coll", for messages (built only when one is needed).
+  std::string source() const { return operation_ + names_->full; }
 
  private:
-  std::string source_;  // "find on db.coll", for messages
+  const char* operation_;  // "find on ", "aggregate on "
+  std::shared_ptr<const CollectionNames> names_;
   // Destroyed in reverse: cursor (killCursors if still open), collection, lease.
   std::shared_ptr<ClientState> client_;
   std::optional<ClientLease> lease_;

@@ -18,7 +18,8 @@ namespace odm {
 class Document {
  public:
   /// An empty document `{}`.
-  Document() : doc_(bson_new()) {}
+  /// Costs nothing: an empty document is a shared, immutable `{}` until something is appended.
+  Document() noexcept : doc_(empty_sentinel()) {}
   /// Takes ownership of a heap document from `bson_new()`/`bson_copy()`.
   static Document adopt(bson_t* owned) noexcept { return Document(owned); }
   /// Copies a document someone else owns.
@@ -29,20 +30,28 @@ class Document {
   /// Parses canonical or relaxed Extended JSON (libbson does the work). Throws odm::JsonError.
   static Document from_json(std::string_view json);
 
-  Document(const Document& other) : doc_(bson_copy(other.doc_)) {}
-  Document(Document&& other) noexcept : doc_(std::exchange(other.doc_, bson_new())) {}
+  Document(const Document& other) : doc_(other.is_sentinel() ? empty_sentinel() : bson_copy(other.doc_)) {}
+  Document(Document&& other) noexcept : doc_(std::exchange(other.doc_, empty_sentinel())) {}
   Document& operator=(Document other) noexcept {
     std::swap(doc_, other.doc_);
     return *this;
   }
-  ~Document() { bson_destroy(doc_); }
+  ~Document() {
+    if (!is_sentinel()) bson_destroy(doc_);
+  }
 
   /// The document, for libbson and libmongoc calls. Still owned by this object.
   const bson_t* get() const noexcept { return doc_; }
   /// Mutable access for code that appends to the document (the encoder).
-  bson_t* get_mutable() noexcept { return doc_; }
+  bson_t* get_mutable() {
+    if (is_sentinel()) doc_ = bson_new();
+    return doc_;
+  }
   /// Hands the document over; the caller must bson_destroy() it. This object becomes `{}`.
-  [[nodiscard]] bson_t* release() { return std::exchange(doc_, bson_new()); }
+  [[nodiscard]] bson_t* release() {
+    if (is_sentinel()) return bson_new();
+    return std::exchange(doc_, empty_sentinel());
+  }
 
   const std::uint8_t* data() const noexcept { return bson_get_data(doc_); }
   std::size_t size() const noexcept { return doc_->len; }
@@ -61,6 +70,12 @@ class Document {
 
  private:
   explicit Document(bson_t* owned) noexcept : doc_(owned) {}
+  /// The shared `{}` of every empty Document that was never appended to; never written.
+  static bson_t* empty_sentinel() noexcept {
+    static bson_t empty = BSON_INITIALIZER;
+    return &empty;
+  }
+  bool is_sentinel() const noexcept { return doc_ == empty_sentinel(); }
   bson_t* doc_;
 };
 

@@ -371,12 +371,20 @@ class Collection {
  private:
   InsertOneResult<id_type> insert_one_in(detail::SessionState* session, T& value) {
     assign_id_if_unset(value);
-    return {detail::decode_id<id_type>(core_.insert_one(session, to_bson(value)))};
+    if constexpr (has_id<T>) {  // the id is the member's: no need to read it back
+      core_.insert_one_with_id(session, to_bson(value));
+      return {id_of(value)};
+    } else {
+      return {detail::decode_id<id_type>(core_.insert_one(session, to_bson(value)))};
+    }
   }
   InsertOneResult<id_type> insert_one_copy(detail::SessionState* session, const T& value) {
     if constexpr (generates_ids) {
       T copy = value;
       return insert_one_in(session, copy);
+    } else if constexpr (has_id<T>) {
+      core_.insert_one_with_id(session, to_bson(value));
+      return {id_of(value)};
     } else {
       return {detail::decode_id<id_type>(core_.insert_one(session, to_bson(value)))};
     }

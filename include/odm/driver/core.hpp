@@ -85,18 +85,30 @@ struct BulkOperation {
 
 enum class UpdateKind { one, many, replace };
 
+/// A collection's names, made once per collection handle and shared by its copies and
+/// cursors (no string is copied per operation).
+struct CollectionNames {
+  std::string database;
+  std::string name;
+  std::string full;  // "database.name", for messages
+};
+
 /// A collection of one database on one client. Cheap to copy; every operation borrows a
 /// client from the pool for its duration (or uses the session's client).
 class CollectionCore {
  public:
   CollectionCore(std::shared_ptr<ClientState> client, std::string database, std::string name);
 
-  const std::string& database_name() const noexcept { return database_; }
-  const std::string& name() const noexcept { return name_; }
+  const std::string& database_name() const noexcept { return names_->database; }
+  const std::string& name() const noexcept { return names_->name; }
+  const std::shared_ptr<const CollectionNames>& names() const noexcept { return names_; }
   const std::shared_ptr<ClientState>& client() const noexcept { return client_; }
 
   /// Inserts `document`, putting a new ObjectId `_id` first when it has none. Returns `{_id: value}`.
   Document insert_one(SessionState* session, const Document& document) const;
+  /// The same for a document whose encoder always writes `_id` (a model with an id
+  /// member): nothing to check, nothing to return.
+  void insert_one_with_id(SessionState* session, const Document& document) const;
   /// The same for many; returns the `{_id: value}` of each, in order.
   std::vector<Document> insert_many(SessionState* session, const std::vector<Document>& documents,
                                     const WriteManyOptions& options) const;
@@ -117,8 +129,7 @@ class CollectionCore {
 
  private:
   std::shared_ptr<ClientState> client_;
-  std::string database_;
-  std::string name_;
+  std::shared_ptr<const CollectionNames> names_;
 };
 
 /// `{pipeline: [stage0, stage1, ...]}`.

@@ -78,7 +78,7 @@ class Cursor {
   explicit Cursor(detail::CursorCore core) noexcept : core_(std::move(core)) {}
   /// A cursor over a collection's results; joins started from it read the same database.
   Cursor(detail::CursorCore core, const detail::CollectionCore& source)
-      : core_(std::move(core)), client_(source.client()), database_(source.database_name()) {}
+      : core_(std::move(core)), client_(source.client()), names_(source.names()) {}
   Cursor(Cursor&&) noexcept = default;
   Cursor& operator=(Cursor&&) noexcept = default;
   Cursor(const Cursor&) = delete;
@@ -112,7 +112,10 @@ class Cursor {
 
   /// The database the results come from (for joins), or nothing for a cursor made elsewhere.
   const std::shared_ptr<detail::ClientState>& client_state() const noexcept { return client_; }
-  const std::string& database_name() const noexcept { return database_; }
+  const std::string& database_name() const noexcept {
+    static const std::string none;
+    return names_ ? names_->database : none;
+  }
 
   /// Drains the cursor. Throws DecodeError at the first document that does not fit T.
   std::vector<T> to_vector() {
@@ -139,7 +142,7 @@ class Cursor {
 
   detail::CursorCore core_;
   std::shared_ptr<detail::ClientState> client_;
-  std::string database_;
+  std::shared_ptr<const detail::CollectionNames> names_;
   std::optional<T> current_;
   bool done_ = false;
 };
