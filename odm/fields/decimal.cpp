@@ -158,15 +158,6 @@ Decimal finish(bool negative, BigInt c, std::int64_t e, const RoundingMode* mode
   return Access::make(negative, c, e);
 }
 
-std::string quote_for_message(std::string_view text) {
-  constexpr std::size_t limit = 64;
-  std::string out = "\"";
-  out.append(text.substr(0, limit));
-  if (text.size() > limit) out += "...";
-  out += '"';
-  return out;
-}
-
 bool equals_ignoring_case(std::string_view text, std::string_view lower) {
   if (text.size() != lower.size()) return false;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -212,7 +203,7 @@ Decimal::Decimal(std::string_view text) {
   const std::string_view rest = text.substr(i);
   if (equals_ignoring_case(rest, "nan") || equals_ignoring_case(rest, "snan") || equals_ignoring_case(rest, "inf") ||
       equals_ignoring_case(rest, "infinity"))
-    throw ValueError(quote_for_message(text) + " is not a finite number; odm::Decimal holds finite values only");
+    throw ValueError(detail::quoted(text) + " is not a finite number; odm::Decimal holds finite values only");
 
   std::string digits;  // significant digits, leading zeros dropped
   std::int64_t fraction_digits = 0;
@@ -242,14 +233,14 @@ Decimal::Decimal(std::string_view text) {
     if (exponent_negative) exponent = -exponent;
   }
   if (!any_digit || !exponent_ok || i != text.size())
-    throw ValueError(quote_for_message(text) + " is not a decimal number");
+    throw ValueError(detail::quoted(text) + " is not a decimal number");
 
   // Trailing zeros are exact, so only the others count toward the 34-digit limit; and
   // the zeros beyond what 34 digits can hold need no big-integer work at all.
   const std::size_t significant = digits.find_last_not_of('0') + 1;  // 0 when digits is empty
   const std::int64_t trailing = static_cast<std::int64_t>(digits.size() - significant);
   if (significant > static_cast<std::size_t>(precision))
-    throw ValueError(quote_for_message(text) +
+    throw ValueError(detail::quoted(text) +
                      " has more than 34 significant digits; Decimal128 cannot hold it exactly");
   const std::int64_t kept_zeros = std::min<std::int64_t>(trailing, precision - static_cast<std::int64_t>(significant));
   digits.resize(significant + static_cast<std::size_t>(kept_zeros));
@@ -258,7 +249,7 @@ Decimal::Decimal(std::string_view text) {
   try {
     *this = finish(negative, coefficient, exponent - fraction_digits, nullptr);
   } catch (const ValueError& e) {
-    throw ValueError(quote_for_message(text) + ": " + e.what());
+    throw ValueError(detail::quoted(text) + ": " + e.what());
   }
 }
 

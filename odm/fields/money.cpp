@@ -35,15 +35,6 @@ std::string_view utf8_of(const bson_iter_t& it) {
   return {text, length};
 }
 
-std::string quoted(std::string_view text) {
-  constexpr std::size_t limit = 64;
-  std::string out = "\"";
-  out.append(text.substr(0, limit));
-  if (text.size() > limit) out += "...";
-  out += '"';
-  return out;
-}
-
 /// The `currency` field of a money sub-document.
 std::string_view read_currency(const bson_iter_t& it) {
   std::string_view code;
@@ -51,7 +42,7 @@ std::string_view read_currency(const bson_iter_t& it) {
     detail::expect_type(it, BSON_TYPE_UTF8, "string");
     code = utf8_of(it);
     if (!Money::is_currency_code(code))
-      throw DecodeError("invalid ISO 4217 currency code " + quoted(code) + " (expected three uppercase letters A-Z)");
+      throw DecodeError("invalid ISO 4217 currency code " + detail::quoted(code) + " (expected three uppercase letters A-Z)");
   });
   return code;
 }
@@ -89,7 +80,7 @@ void decode_fields(const bson_iter_t& it, const std::array<std::string_view, N>&
 
 Money::Code Money::checked_code(std::string_view currency) {
   if (!is_currency_code(currency))
-    throw ValueError("invalid ISO 4217 currency code " + quoted(currency) + " (expected three uppercase letters A-Z)");
+    throw ValueError("invalid ISO 4217 currency code " + detail::quoted(currency) + " (expected three uppercase letters A-Z)");
   return {currency[0], currency[1], currency[2]};
 }
 

@@ -100,6 +100,16 @@ decltype(auto) at_path(std::string_view key, Body&& body) {
   }
 }
 
+/// `"text"`, cut after 64 characters: user data quoted in an error message.
+inline std::string quoted(std::string_view text) {
+  constexpr std::size_t limit = 64;
+  std::string out = "\"";
+  out.append(text.substr(0, limit));
+  if (text.size() > limit) out += "...";
+  out += '"';
+  return out;
+}
+
 /// "expected date, got string"
 [[noreturn]] inline void throw_unexpected_type(const bson_iter_t& it, std::string_view expected) {
   std::string message = "expected ";

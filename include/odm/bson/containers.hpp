@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <ranges>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -43,6 +44,20 @@ class ArrayKey {
   const char* key_;
   std::size_t length_;
 };
+
+/// Appends `values` as a BSON array, each element by its codec; errors name its index.
+template <class Range>
+void encode_array(bson_t* parent, std::string_view key, const Range& values) {
+  using T = std::ranges::range_value_t<Range>;
+  bson_t array;
+  check_append(bson_append_array_begin(parent, key.data(), key_length(key), &array));
+  std::uint32_t index = 0;
+  for (const auto& value : values) {
+    const ArrayKey element_key(index++);
+    at_path(element_key.view(), [&] { codec<T>::encode(&array, element_key.view(), value); });
+  }
+  check_append(bson_append_array_end(parent, &array));
+}
 
 /// Decodes each element of a BSON array; errors name the element's index.
 template <class Fn>
@@ -87,14 +102,7 @@ struct codec<std::optional<T>> {
 template <mappable T, class Allocator>
 struct codec<std::vector<T, Allocator>> {
   static void encode(bson_t* parent, std::string_view key, const std::vector<T, Allocator>& values) {
-    bson_t array;
-    detail::check_append(bson_append_array_begin(parent, key.data(), detail::key_length(key), &array));
-    std::uint32_t index = 0;
-    for (const auto& value : values) {
-      const detail::ArrayKey element_key(index++);
-      detail::at_path(element_key.view(), [&] { codec<T>::encode(&array, element_key.view(), value); });
-    }
-    detail::check_append(bson_append_array_end(parent, &array));
+    detail::encode_array(parent, key, values);
   }
   static void decode(const bson_iter_t& it, std::vector<T, Allocator>& out) {
     out.clear();
@@ -114,14 +122,7 @@ struct codec<std::vector<T, Allocator>> {
 template <mappable T, std::size_t N>
 struct codec<std::array<T, N>> {
   static void encode(bson_t* parent, std::string_view key, const std::array<T, N>& values) {
-    bson_t array;
-    detail::check_append(bson_append_array_begin(parent, key.data(), detail::key_length(key), &array));
-    std::uint32_t index = 0;
-    for (const auto& value : values) {
-      const detail::ArrayKey element_key(index++);
-      detail::at_path(element_key.view(), [&] { codec<T>::encode(&array, element_key.view(), value); });
-    }
-    detail::check_append(bson_append_array_end(parent, &array));
+    detail::encode_array(parent, key, values);
   }
   static void decode(const bson_iter_t& it, std::array<T, N>& out) {
     std::size_t count = 0;

@@ -128,44 +128,83 @@ class Relation {
 
 namespace detail {
 
-/// Step 1 of a join: every distinct id once, in first-seen order, and for each reference
-/// (in document order) the slot of its id. Each reference is hashed once, and a duplicate
-/// allocates nothing.
-struct GatheredIds {
+/// Step 1's result: the distinct ids and, for each reference, the slot of its id.
+class GatheredIds {
+ public:
+  /// Every distinct id, in first-seen order; its position is its slot.
   std::vector<ReferenceId> ids;
+  /// The slot of each reference's id, in the order the references were visited.
   std::vector<std::uint32_t> slots;
-  std::unordered_map<ReferenceId, std::uint32_t, ReferenceIdHash> slot_of;
+
+  /// Room for `references` references without growing (distinct ids are at most that many).
+  void reserve(std::size_t references) {
+    std::size_t buckets = 16;
+    while (buckets < 2 * references) buckets *= 2;  // at most half full: short probe runs
+    buckets_.assign(buckets, empty);
+    ids.reserve(references);
+    slots.reserve(references);
+  }
+
+  /// Records a reference to `id`: a new slot for an id not seen before.
+  void add(const ReferenceId& id) {
+    std::size_t at = bucket_of(id);
+    while (buckets_[at] != empty) {
+      if (ids[buckets_[at]] == id) {
+        slots.push_back(buckets_[at]);
+        return;
+      }
+      at = (at + 1) & (buckets_.size() - 1);
+    }
+    buckets_[at] = static_cast<std::uint32_t>(ids.size());
+    slots.push_back(buckets_[at]);
+    ids.push_back(id);
+  }
+
+  /// The slot of `id`, or `empty` for an id no reference holds.
+  std::uint32_t slot_of(const ReferenceId& id) const {
+    if (buckets_.empty()) return empty;
+    for (std::size_t at = bucket_of(id); buckets_[at] != empty; at = (at + 1) & (buckets_.size() - 1))
+      if (ids[buckets_[at]] == id) return buckets_[at];
+    return empty;
+  }
+
+  static constexpr std::uint32_t empty = 0xFFFFFFFFu;
+
+ private:
+  // Open addressing over the slots: no allocation per id, unlike a node-based map.
+  std::size_t bucket_of(const ReferenceId& id) const { return ReferenceIdHash{}(id) & (buckets_.size() - 1); }
+  std::vector<std::uint32_t> buckets_;
 };
 
+/// Step 1 of a join: every distinct id once, in first-seen order, and for each reference
+/// (in document order) the slot of its id; each reference is hashed once.
 template <class T, class M>
 GatheredIds gather_ids(const std::vector<T>& documents, M T::*member) {
   GatheredIds gathered;
-  std::size_t references = 0;  // an upper bound of the distinct ids: the map never rehashes
+  std::size_t references = 0;
   for (const T& document : documents) {
     if constexpr (reference_kind<M>::is_many)
       references += (document.*member).size();
     else
       ++references;
   }
-  gathered.slot_of.reserve(references);
-  gathered.slots.reserve(references);
+  gathered.reserve(references);
   for (const T& document : documents)
-    for_each_reference_id(document.*member, [&](const ReferenceId& id) {
-      const auto [at, inserted] = gathered.slot_of.try_emplace(id, static_cast<std::uint32_t>(gathered.ids.size()));
-      if (inserted) gathered.ids.push_back(id);
-      gathered.slots.push_back(at->second);
-    });
+    for_each_reference_id(document.*member, [&](const ReferenceId& id) { gathered.add(id); });
   return gathered;
 }
 
-/// Step 4: each fetched target shared once, in its id's slot (empty where none was found).
+/// Step 4: each fetched target shared, in its id's slot (empty where none was found). All
+/// targets of one join live in one allocation that the shared pointers alias: one
+/// allocation instead of one per target, at the price that the whole block stays in
+/// memory while any of its targets is referenced.
 template <class Target>
 std::vector<std::shared_ptr<const Target>> share_targets(std::vector<Target>& targets, const GatheredIds& gathered) {
   std::vector<std::shared_ptr<const Target>> by_slot(gathered.ids.size());
-  for (Target& target : targets) {
-    const auto at = gathered.slot_of.find(ReferenceId(id_of(target)));
-    if (at != gathered.slot_of.end() && !by_slot[at->second])
-      by_slot[at->second] = std::make_shared<const Target>(std::move(target));
+  const auto block = std::make_shared<const std::vector<Target>>(std::move(targets));
+  for (const Target& target : *block) {
+    const std::uint32_t slot = gathered.slot_of(ReferenceId(id_of(target)));
+    if (slot != GatheredIds::empty && !by_slot[slot]) by_slot[slot] = std::shared_ptr<const Target>(block, &target);
   }
   return by_slot;
 }
