@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 
 root=${ODM_BUILD_ROOT:-build}
-cmake -S . -B "$root/gcc" -DCMAKE_CXX_COMPILER=g++ >/dev/null
+# The same configuration as scripts/test.sh's first build, so either reuses the other's.
+cmake -S . -B "$root/gcc" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DODM_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build "$root/gcc" -j"${ODM_JOBS:-$(nproc)}"
 
 server_dir=
