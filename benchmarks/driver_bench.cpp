@@ -53,6 +53,8 @@
 #include <odm/odm.hpp>
 
 #include <benchmark/benchmark.h>
+
+#include "handwritten.hpp"
 #include <bson/bson.h>
 #include <mongoc/mongoc.h>
 
@@ -69,6 +71,8 @@
 #include <vector>
 
 namespace {
+
+using namespace handwritten;  // NOLINT(google-build-using-namespace): the shared hand-written readers
 
 using Millis = std::chrono::sys_time<std::chrono::milliseconds>;
 using std::chrono::sys_days;
@@ -131,11 +135,6 @@ Book make_book(std::int64_t n) {
 // ---------------------------------------------------------------------------------------
 // Hand-written libbson code for Book.
 
-bool append_string(bson_t* doc, const char* key, int key_length, const std::string& value) {
-  if (!bson_utf8_validate(value.data(), value.size(), true)) return false;
-  if (value.size() > static_cast<std::size_t>(INT_MAX - 5)) return false;
-  return bson_append_utf8(doc, key, key_length, value.data(), static_cast<int>(value.size()));
-}
 
 std::int64_t millis_of(sys_days day) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(day.time_since_epoch()).count();
@@ -172,60 +171,12 @@ bool encode_book_handwritten(const Book& b, bson_t* doc) {
   return ok && bson_append_array_end(doc, &array);
 }
 
-bool read_int32(const bson_iter_t* it, std::int32_t* out) {
-  std::int64_t value;
-  switch (bson_iter_type(it)) {
-    case BSON_TYPE_INT32: value = bson_iter_int32(it); break;
-    case BSON_TYPE_INT64: value = bson_iter_int64(it); break;
-    default: return false;
-  }
-  if (value < INT32_MIN || value > INT32_MAX) return false;
-  *out = static_cast<std::int32_t>(value);
-  return true;
-}
 
-bool read_int64(const bson_iter_t* it, std::int64_t* out) {
-  switch (bson_iter_type(it)) {
-    case BSON_TYPE_INT64: *out = bson_iter_int64(it); return true;
-    case BSON_TYPE_INT32: *out = bson_iter_int32(it); return true;
-    default: return false;
-  }
-}
 
-bool read_string(const bson_iter_t* it, std::string* out) {
-  if (bson_iter_type(it) != BSON_TYPE_UTF8) return false;
-  std::uint32_t length = 0;
-  const char* data = bson_iter_utf8(it, &length);
-  if (!bson_utf8_validate(data, length, true)) return false;
-  out->assign(data, length);
-  return true;
-}
 
-bool read_millis(const bson_iter_t* it, Millis* out) {
-  if (bson_iter_type(it) != BSON_TYPE_DATE_TIME) return false;
-  *out = Millis(std::chrono::milliseconds(bson_iter_date_time(it)));
-  return true;
-}
 
-bool read_days(const bson_iter_t* it, sys_days* out) {
-  if (bson_iter_type(it) != BSON_TYPE_DATE_TIME) return false;
-  const std::int64_t ms = bson_iter_date_time(it);
-  constexpr std::int64_t day = 86'400'000;
-  if (ms % day != 0) return false;
-  *out = sys_days(std::chrono::days(ms / day));
-  return true;
-}
 
-inline bool claim(std::uint32_t* seen, std::uint32_t bit) {
-  if (*seen & bit) return false;
-  *seen |= bit;
-  return true;
-}
 
-template <std::size_t N>
-inline bool is_key(const char* key, const char (&literal)[N]) {
-  return std::memcmp(key, literal, N - 1) == 0;
-}
 
 bool read_strings(const bson_iter_t* it, std::vector<std::string>* out) {
   if (bson_iter_type(it) != BSON_TYPE_ARRAY) return false;
