@@ -49,6 +49,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "callgrind_mode.hpp"
 #include "handwritten.hpp"
 #include <bson/bson.h>
 
@@ -605,23 +606,10 @@ void register_benchmarks() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Our own flags first; whatever is left goes to Google Benchmark.
-  const char* callgrind_case = nullptr;
-  long iterations = -1;
-  bool list = false;
-  int kept = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg.starts_with("--callgrind-case="))
-      callgrind_case = argv[i] + std::strlen("--callgrind-case=");
-    else if (arg.starts_with("--iterations="))
-      iterations = std::strtol(argv[i] + std::strlen("--iterations="), nullptr, 10);
-    else if (arg == "--list-cases")
-      list = true;
-    else
-      argv[kept++] = argv[i];
-  }
-  argc = kept;
+  const CallgrindMode mode = take_callgrind_flags(argc, argv);
+  const char* callgrind_case = mode.case_name;
+  const long iterations = mode.iterations;
+  const bool list = mode.list_cases;
 
   check_equivalence();
 
