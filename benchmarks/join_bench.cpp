@@ -14,10 +14,13 @@
 //   decode_X        odm::from_bson of exactly the documents resolve fetches (captured once
 //                   as odm::Document from the same `$in` finds), into a reserved vector, as
 //                   detail::fetch_where_in does;
+//   decode_books    odm::from_bson of the 10,000 books themselves: the documents whose
+//                   references the join visits, fetched by the same operation
+//                   (books.find(...).with(&Book::publisher_id)) before the join starts;
 //   join_work_X     the join's own work: the steps of odm::with's lambda (join/join.hpp)
 //                   other than the fetch, fed with the targets fetched once: gathering the
-//                   distinct ids into the hash set, detail::in_filters (building the $in
-//                   queries), sharing (std::make_shared into the id map) and assigning.
+//                   distinct ids (detail::GatheredIds), detail::in_filters (building the
+//                   $in queries), sharing (one block the targets alias) and assigning.
 //                   The steps are a line-by-line copy of the lambda (step_* below, each
 //                   [[gnu::noinline]] so that callgrind_annotate --inclusive=yes shows them
 //                   apart); they call odm's own detail::for_each_reference_id,
@@ -207,6 +210,7 @@ struct Fixture {
   odm::Database db;
   std::vector<Book> books;                     // decoded once; copied per iteration
   std::vector<Product> products;               // the one product with its RefMany ids
+  std::vector<odm::Document> book_docs;        // the books as the find sends them
   std::vector<odm::Document> publisher_docs;   // what resolve fetches, as the server sends it
   std::vector<odm::Document> part_docs;
   std::vector<Publisher> publisher_targets;    // the same, decoded (input of join_work_*)
@@ -259,13 +263,13 @@ void insert_data(const odm::Database& db) {
 
 /// The distinct ids of `documents`' `member`, in first-seen order (what step 1 computes).
 template <class T, class M>
-std::vector<odm::detail::ReferenceId> distinct_ids(const std::vector<T>& documents, M T::*member) {
+auto distinct_ids(const std::vector<T>& documents, M T::*member) {
   return odm::detail::gather_ids(documents, member).ids;
 }
 
 /// The documents the join's finds return, undecoded: the same `$in` filters, the same order.
-template <class Target>
-std::vector<odm::Document> fetched_documents(const odm::Database& db, const std::vector<odm::detail::ReferenceId>& ids) {
+template <class Target, class Id>
+std::vector<odm::Document> fetched_documents(const odm::Database& db, const std::vector<Id>& ids) {
   std::vector<odm::Document> out;
   for (odm::Document& filter : odm::detail::in_filters("_id", ids, odm::JoinOptions{}))
     for (odm::Document& doc : db.collection<Target>().template find<odm::Document>(odm::Filter<Target>::raw(std::move(filter))))
@@ -277,15 +281,16 @@ Fixture& fixture() {
   static Fixture* instance = [] {
     auto* f = new Fixture();
     if (!data_present(f->db)) insert_data(f->db);
-    f->books = f->db.collection<Book>()
-                   .find({}, odm::FindOptions{}.sort(odm::Sort<Book>::raw(odm::Document::from_json(R"({"_id": 1})"))))
-                   .to_vector();
+    const auto by_id = [] { return odm::FindOptions{}.sort(odm::Sort<Book>::raw(odm::Document::from_json(R"({"_id": 1})"))); };
+    f->books = f->db.collection<Book>().find({}, by_id()).to_vector();
+    for (odm::Document& doc : f->db.collection<Book>().find<odm::Document>({}, by_id())) f->book_docs.push_back(std::move(doc));
     f->products = f->db.collection<Product>().find().to_vector();
     f->publisher_docs = fetched_documents<Publisher>(f->db, distinct_ids(f->books, &Book::publisher_id));
     f->part_docs = fetched_documents<Part>(f->db, distinct_ids(f->products, &Product::parts));
     for (const auto& doc : f->publisher_docs) f->publisher_targets.push_back(odm::from_bson<Publisher>(doc));
     for (const auto& doc : f->part_docs) f->part_targets.push_back(odm::from_bson<Part>(doc));
-    if (f->books.size() != settings.books || f->publisher_docs.size() != settings.publishers ||
+    if (f->books.size() != settings.books || f->book_docs.size() != settings.books ||
+        f->publisher_docs.size() != settings.publishers ||
         f->products.size() != 1 || f->part_docs.size() != settings.parts)
       fail("the stored data is not what was inserted");
     return f;
@@ -327,23 +332,24 @@ OfflineParts& offline_parts() {
 // one noinline function per step.
 
 template <class T, class M>
-[[gnu::noinline]] odm::detail::GatheredIds step_gather(const std::vector<T>& documents, M T::*member) {
+[[gnu::noinline]] auto step_gather(const std::vector<T>& documents, M T::*member) {
   return odm::detail::gather_ids(documents, member);  // 1. distinct ids, a slot per reference
 }
 
-[[gnu::noinline]] std::vector<odm::Document> step_in_filters(const std::vector<odm::detail::ReferenceId>& ids) {
+template <class Id>
+[[gnu::noinline]] std::vector<odm::Document> step_in_filters(const std::vector<Id>& ids) {
   // 2. (the queries only) What fetch_where_in builds before it sends anything.
   return odm::detail::in_filters("_id", ids, odm::JoinOptions{});
 }
 
-template <class Target>
+template <class Target, class Id>
 [[gnu::noinline]] std::vector<std::shared_ptr<const Target>> step_share(std::vector<Target>& targets,
-                                                                        const odm::detail::GatheredIds& gathered) {
+                                                                        const odm::detail::GatheredIds<Id>& gathered) {
   return odm::detail::share_targets(targets, gathered);  // 4. each target shared once
 }
 
-template <class T, class M, class Target>
-[[gnu::noinline]] void step_assign(std::vector<T>& documents, M T::*member, const odm::detail::GatheredIds& gathered,
+template <class T, class M, class Target, class Id>
+[[gnu::noinline]] void step_assign(std::vector<T>& documents, M T::*member, const odm::detail::GatheredIds<Id>& gathered,
                                    const std::vector<std::shared_ptr<const Target>>& by_slot) {
   odm::detail::assign_targets(documents, member, gathered, by_slot, "bench");  // 5. assign
 }
@@ -351,7 +357,7 @@ template <class T, class M, class Target>
 /// The whole of the join's own work; `targets` stands for what the finds returned.
 template <class T, class M, class Target>
 [[gnu::noinline]] void join_work(std::vector<T>& documents, M T::*member, std::vector<Target> targets) {
-  const odm::detail::GatheredIds gathered = step_gather(documents, member);
+  const auto gathered = step_gather(documents, member);
   std::vector<odm::Document> filters = step_in_filters(gathered.ids);
   benchmark::DoNotOptimize(filters.data());
   step_assign(documents, member, gathered, step_share(targets, gathered));
@@ -417,6 +423,11 @@ bool run_case(std::string_view name, long n, Measured&& measured) {
       std::vector<Book> books = f.books;
       measured([&] { resolve_whole(f.db, books, &Book::publisher_id); });
     }
+  } else if (name == "decode_books") {
+    for (long i = 0; i < n; ++i) {
+      std::vector<Book> found;
+      measured([&] { found = decode_all<Book>(f.book_docs); });
+    }
   } else if (name == "decode_publishers") {
     for (long i = 0; i < n; ++i) {
       std::vector<Publisher> found;
@@ -453,7 +464,7 @@ bool run_case(std::string_view name, long n, Measured&& measured) {
   return true;
 }
 
-constexpr const char* case_names[] = {"resolve_books",   "decode_publishers", "join_work_books", "resolve_parts",
+constexpr const char* case_names[] = {"resolve_books",   "decode_books", "decode_publishers", "join_work_books", "resolve_parts",
                                       "decode_parts",    "join_work_parts",   "subset_add",
                                       "decode_parts_100k", "join_work_parts_100k"};
 

@@ -1,40 +1,6 @@
 #include <odm/join/join.hpp>
 
 namespace odm::detail {
-namespace {
-
-/// Appends `{<field>: {$in: [ids[begin], ...]}}` to `filter` for as many ids as the limits
-/// allow; returns the position after the last id taken (always at least one more).
-std::size_t append_in(bson_t* filter, std::string_view field, const std::vector<ReferenceId>& ids, std::size_t begin,
-                      const JoinOptions& options) {
-  bson_t condition;
-  bson_t list;
-  check_append(bson_append_document_begin(filter, field.data(), key_length(field), &condition));
-  check_append(bson_append_array_begin(&condition, "$in", 3, &list));
-  std::size_t at = begin;
-  std::uint32_t index = 0;
-  const std::size_t max_ids = std::max<std::size_t>(1, options.max_ids_per_query);
-  while (at < ids.size() && index < max_ids && (index == 0 || list.len < options.max_query_bytes)) {
-    const ArrayKey key(index++);
-    encode_reference_id(&list, key.view(), ids[at++]);
-  }
-  check_append(bson_append_array_end(&condition, &list));
-  check_append(bson_append_document_end(filter, &condition));
-  return at;
-}
-
-}  // namespace
-
-std::vector<Document> in_filters(std::string_view field, const std::vector<ReferenceId>& ids,
-                                 const JoinOptions& options) {
-  std::vector<Document> filters;
-  for (std::size_t at = 0; at < ids.size();) {
-    Document filter;
-    at = append_in(filter.get_mutable(), field, ids, at, options);
-    filters.push_back(std::move(filter));
-  }
-  return filters;
-}
 
 Document children_pipeline(std::string_view collection, std::string_view field, const std::vector<ReferenceId>& parents,
                            const Document& sort, std::size_t limit) {

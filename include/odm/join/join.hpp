@@ -19,6 +19,7 @@
 #include <odm/driver/client.hpp>
 #include <odm/driver/collection.hpp>
 #include <odm/fields/ref.hpp>
+#include <odm/join/gathered_ids.hpp>
 #include <odm/model/id.hpp>
 #include <odm/query/expression.hpp>
 
@@ -32,7 +33,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -47,10 +47,6 @@ struct JoinOptions {
 };
 
 namespace detail {
-
-struct ReferenceIdHash {
-  std::size_t operator()(const ReferenceId& id) const noexcept { return std::hash<ReferenceId>{}(id); }
-};
 
 template <class M>
 struct reference_kind {
@@ -85,16 +81,45 @@ void for_each_reference_id(const M& reference, Fn&& fn) {
   }
 }
 
-/// `{<field>: {$in: [ids...]}}` filters over `ids`, each within the options' limits.
-std::vector<Document> in_filters(std::string_view field, const std::vector<ReferenceId>& ids,
-                                 const JoinOptions& options);
+/// Appends an id to a filter or array: a reference's id as the variant holds it, or a
+/// model's id through its codec.
+template <class Id>
+void append_id(bson_t* parent, std::string_view key, const Id& id) {
+  if constexpr (std::is_same_v<Id, ReferenceId>)
+    encode_reference_id(parent, key, id);
+  else
+    codec<Id>::encode(parent, key, id);
+}
+
+/// `{<field>: {$in: [ids...]}}` filters over `ids`, each within the options' limits: at most
+/// `max_ids_per_query` ids, and an id list of at most about `max_query_bytes` (at least one
+/// id each).
+template <class Id>
+std::vector<Document> in_filters(std::string_view field, const std::vector<Id>& ids, const JoinOptions& options) {
+  std::vector<Document> filters;
+  const std::size_t max_ids = std::max<std::size_t>(1, options.max_ids_per_query);
+  for (std::size_t at = 0; at < ids.size();) {
+    Document filter;
+    bson_t condition;
+    bson_t list;
+    check_append(bson_append_document_begin(filter.get_mutable(), field.data(), key_length(field), &condition));
+    check_append(bson_append_array_begin(&condition, "$in", 3, &list));
+    for (std::uint32_t index = 0; at < ids.size() && index < max_ids && (index == 0 || list.len < options.max_query_bytes);) {
+      const ArrayKey key(index++);
+      append_id(&list, key.view(), ids[at++]);
+    }
+    check_append(bson_append_array_end(&condition, &list));
+    check_append(bson_append_document_end(filter.get_mutable(), &condition));
+    filters.push_back(std::move(filter));
+  }
+  return filters;
+}
 
 /// Every document of `collection` whose `field` is one of `ids`, in as few finds as the
 /// limits allow.
-template <class T>
-std::vector<T> fetch_where_in(const Collection<T>& collection, std::string_view field,
-                              const std::vector<ReferenceId>& ids, const JoinOptions& options,
-                              const Document& sort = Document()) {
+template <class T, class Id>
+std::vector<T> fetch_where_in(const Collection<T>& collection, std::string_view field, const std::vector<Id>& ids,
+                              const JoinOptions& options, const Document& sort = Document()) {
   std::vector<T> found;
   if (ids.empty()) return found;
   found.reserve(ids.size());
@@ -128,59 +153,12 @@ class Relation {
 
 namespace detail {
 
-/// Step 1's result: the distinct ids and, for each reference, the slot of its id.
-class GatheredIds {
- public:
-  /// Every distinct id, in first-seen order; its position is its slot.
-  std::vector<ReferenceId> ids;
-  /// The slot of each reference's id, in the order the references were visited.
-  std::vector<std::uint32_t> slots;
-
-  /// Room for `references` references without growing (distinct ids are at most that many).
-  void reserve(std::size_t references) {
-    std::size_t buckets = 16;
-    while (buckets < 2 * references) buckets *= 2;  // at most half full: short probe runs
-    buckets_.assign(buckets, empty);
-    ids.reserve(references);
-    slots.reserve(references);
-  }
-
-  /// Records a reference to `id`: a new slot for an id not seen before.
-  void add(const ReferenceId& id) {
-    std::size_t at = bucket_of(id);
-    while (buckets_[at] != empty) {
-      if (ids[buckets_[at]] == id) {
-        slots.push_back(buckets_[at]);
-        return;
-      }
-      at = (at + 1) & (buckets_.size() - 1);
-    }
-    buckets_[at] = static_cast<std::uint32_t>(ids.size());
-    slots.push_back(buckets_[at]);
-    ids.push_back(id);
-  }
-
-  /// The slot of `id`, or `empty` for an id no reference holds.
-  std::uint32_t slot_of(const ReferenceId& id) const {
-    if (buckets_.empty()) return empty;
-    for (std::size_t at = bucket_of(id); buckets_[at] != empty; at = (at + 1) & (buckets_.size() - 1))
-      if (ids[buckets_[at]] == id) return buckets_[at];
-    return empty;
-  }
-
-  static constexpr std::uint32_t empty = 0xFFFFFFFFu;
-
- private:
-  // Open addressing over the slots: no allocation per id, unlike a node-based map.
-  std::size_t bucket_of(const ReferenceId& id) const { return ReferenceIdHash{}(id) & (buckets_.size() - 1); }
-  std::vector<std::uint32_t> buckets_;
-};
-
 /// Step 1 of a join: every distinct id once, in first-seen order, and for each reference
 /// (in document order) the slot of its id; each reference is hashed once.
 template <class T, class M>
-GatheredIds gather_ids(const std::vector<T>& documents, M T::*member) {
-  GatheredIds gathered;
+auto gather_ids(const std::vector<T>& documents, M T::*member) {
+  using Id = id_type_t<typename reference_kind<M>::target>;
+  GatheredIds<Id> gathered;
   std::size_t references = 0;
   for (const T& document : documents) {
     if constexpr (reference_kind<M>::is_many)
@@ -189,8 +167,9 @@ GatheredIds gather_ids(const std::vector<T>& documents, M T::*member) {
       ++references;
   }
   gathered.reserve(references);
+  // A reference always holds its target's id type (ref.hpp builds and decodes it so).
   for (const T& document : documents)
-    for_each_reference_id(document.*member, [&](const ReferenceId& id) { gathered.add(id); });
+    for_each_reference_id(document.*member, [&](const ReferenceId& id) { gathered.add(std::get<Id>(id)); });
   return gathered;
 }
 
@@ -198,21 +177,21 @@ GatheredIds gather_ids(const std::vector<T>& documents, M T::*member) {
 /// targets of one join live in one allocation that the shared pointers alias: one
 /// allocation instead of one per target, at the price that the whole block stays in
 /// memory while any of its targets is referenced.
-template <class Target>
-std::vector<std::shared_ptr<const Target>> share_targets(std::vector<Target>& targets, const GatheredIds& gathered) {
+template <class Target, class Id>
+std::vector<std::shared_ptr<const Target>> share_targets(std::vector<Target>& targets, const GatheredIds<Id>& gathered) {
   std::vector<std::shared_ptr<const Target>> by_slot(gathered.ids.size());
   const auto block = std::make_shared<const std::vector<Target>>(std::move(targets));
   for (const Target& target : *block) {
-    const std::uint32_t slot = gathered.slot_of(ReferenceId(id_of(target)));
-    if (slot != GatheredIds::empty && !by_slot[slot]) by_slot[slot] = std::shared_ptr<const Target>(block, &target);
+    const std::uint32_t slot = gathered.slot_of(id_of(target));
+    if (slot != GatheredIds<Id>::none && !by_slot[slot]) by_slot[slot] = std::shared_ptr<const Target>(block, &target);
   }
   return by_slot;
 }
 
 /// Step 5: every reference gets its target, visiting them in step 1's order, with the
 /// field's policy for targets that were not found.
-template <class T, class M, class Target>
-void assign_targets(std::vector<T>& documents, M T::*member, const GatheredIds& gathered,
+template <class T, class M, class Target, class Id>
+void assign_targets(std::vector<T>& documents, M T::*member, const GatheredIds<Id>& gathered,
                     const std::vector<std::shared_ptr<const Target>>& by_slot, std::string_view field) {
   using kind = reference_kind<M>;
   std::size_t next = 0;
@@ -258,7 +237,7 @@ Relation<T> with(M T::*member, Nested... nested) {
                 "odm::with: a nested relation must be one of the referenced model's members");
   const std::string_view field = runtime_field_name(member);
   return Relation<T>([member, field, nested...](const Database& db, std::vector<T>& documents, const JoinOptions& options) {
-    const detail::GatheredIds gathered = detail::gather_ids(documents, member);
+    const auto gathered = detail::gather_ids(documents, member);
     // 2. One query per batch of ids.
     std::vector<Target> targets = detail::fetch_where_in(db.collection<Target>(), "_id", gathered.ids, options);
     // 3. The next level, on the targets while they can still be changed.
@@ -356,35 +335,36 @@ std::vector<std::vector<Child>> children_of(const Database& db, const std::vecto
   static_assert(std::is_same_v<typename detail::reference_kind<M>::target, Parent>,
                 "odm::children_of: the member must be the child's reference to this parent type");
   const std::string_view field = runtime_field_name(member);
-  std::vector<detail::ReferenceId> ids;
-  std::unordered_map<detail::ReferenceId, std::size_t, detail::ReferenceIdHash> slot;
-  for (const Parent& parent : parents) {
-    detail::ReferenceId id(id_of(parent));
-    if (slot.emplace(id, ids.size()).second) ids.push_back(std::move(id));
-  }
-  std::vector<std::vector<Child>> grouped(ids.size());
+  using Id = id_type_t<Parent>;
+  detail::GatheredIds<Id> gathered;  // the distinct parents, and each parent's slot
+  gathered.reserve(parents.size());
+  for (const Parent& parent : parents) gathered.add(id_of(parent));
+  std::vector<std::vector<Child>> grouped(gathered.ids.size());
   const auto place = [&](Child&& child) {
-    const auto at = slot.find((child.*member).raw_id());
-    if (at != slot.end()) grouped[at->second].push_back(std::move(child));
+    const detail::ReferenceId& parent_id = (child.*member).raw_id();
+    const Id* id = std::get_if<Id>(&parent_id);
+    const std::uint32_t slot = id ? gathered.slot_of(*id) : detail::GatheredIds<Id>::none;
+    if (slot != detail::GatheredIds<Id>::none) grouped[slot].push_back(std::move(child));
   };
   auto collection = db.collection<Child>();
   if (options.limit_per_parent == 0) {
-    for (Child& child : detail::fetch_where_in(collection, field, ids, options.join, options.sort))
+    for (Child& child : detail::fetch_where_in(collection, field, gathered.ids, options.join, options.sort))
       place(std::move(child));
   } else {
     const std::size_t step = std::max<std::size_t>(1, options.parents_per_query);
-    for (std::size_t begin = 0; begin < ids.size(); begin += step) {
-      const std::vector<detail::ReferenceId> batch(ids.begin() + static_cast<std::ptrdiff_t>(begin),
-                                                   ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), begin + step)));
+    for (std::size_t begin = 0; begin < gathered.ids.size(); begin += step) {
+      const std::size_t end = std::min(gathered.ids.size(), begin + step);
+      const std::vector<detail::ReferenceId> batch(gathered.ids.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                   gathered.ids.begin() + static_cast<std::ptrdiff_t>(end));
       auto cursor = collection.template aggregate_raw<Child>(
           detail::children_pipeline(collection.name(), field, batch, options.sort, options.limit_per_parent));
       for (Child& child : cursor) place(std::move(child));
     }
   }
-  if (ids.size() == parents.size()) return grouped;  // each parent once: already aligned
+  if (gathered.ids.size() == parents.size()) return grouped;  // each parent once: already aligned
   std::vector<std::vector<Child>> result;
   result.reserve(parents.size());
-  for (const Parent& parent : parents) result.push_back(grouped[slot.at(detail::ReferenceId(id_of(parent)))]);
+  for (const std::uint32_t slot : gathered.slots) result.push_back(grouped[slot]);
   return result;
 }
 
