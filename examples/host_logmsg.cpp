@@ -108,7 +108,7 @@ int main() {
           "the newest is the seed's message, at 2014-03-28T09:42:41.284Z");
 
     example::step("the newest 5,000 of every host at once: odm::children_of");
-    odm::ChildrenOptions newest;
+    odm::ChildrenOptions<LogMessage> newest;
     newest.sort_by(odm::sort(odm::desc(&LogMessage::time))).limit(kNewest);
     const auto per_host = odm::children_of(db, stored_hosts, &LogMessage::host, newest);
     check(per_host.size() == 2, "one list per host");

@@ -153,7 +153,7 @@ int main() {
           "only Sammy takes Introduction to Cloud Computing");
 
     example::step("each student's messages: {posted_by: {$in: [students]}}, newest first");
-    odm::ChildrenOptions newest;
+    odm::ChildrenOptions<Message> newest;
     newest.sort_by(odm::sort(odm::desc(&Message::posted_on)));
     const auto posted = odm::children_of(db, read, &Message::posted_by, newest);
     check(posted.size() == 2, "one list per student");

@@ -321,9 +321,8 @@ TEST_F(Join, NewestChildrenOfEachParentInOneQuery) {
   db().collection<LogMessage>().insert_many(messages);
   log_.clear();
 
-  odm::ChildrenOptions newest;
-  newest.sort = odm_test::json(R"({"time": -1})");
-  newest.limit(10);
+  odm::ChildrenOptions<LogMessage> newest;
+  newest.sort_by(odm::sort(odm::desc(&LogMessage::time))).limit(10);
   const auto children = odm::children_of(db(), hosts, &LogMessage::host, newest);
   EXPECT_EQ(log_.started("aggregate"), 1) << "one command for all five hosts";
   EXPECT_EQ(log_.started("find"), 0);

@@ -297,10 +297,12 @@ Resolved<T> join_cursor(Cursor<T>&& cursor, M T::*member, Nested&&... nested) {
   return std::move(result).with(member, std::forward<Nested>(nested)...);
 }
 
-/// How children are fetched for a set of parents.
+/// How children of type Child are fetched for a set of parents.
+template <class Child>
 struct ChildrenOptions {
-  /// The order of each parent's children (e.g. `{time: -1}`, newest first).
-  Document sort;
+  /// The order of each parent's children (e.g. `odm::sort(odm::desc(&LogMessage::time))`,
+  /// newest first).
+  Sort<Child> sort;
   /// At most this many children per parent (0: all). With a limit, the children of up to
   /// `parents_per_query` parents come from one aggregate command in which each parent's
   /// branch reads only its own newest documents through the index on the parent field.
@@ -308,9 +310,11 @@ struct ChildrenOptions {
   std::size_t parents_per_query = 100;
   JoinOptions join;
 
-  template <class T>
-  ChildrenOptions& sort_by(const Sort<T>& order) {
-    sort = order.bson();
+  template <class Other>
+  ChildrenOptions& sort_by(Sort<Other> order) {
+    static_assert(std::is_same_v<Other, Child>,
+                  "odm::ChildrenOptions::sort_by: the sort is over another model than the children");
+    sort = std::move(order);
     return *this;
   }
   ChildrenOptions& limit(std::size_t count) {
@@ -331,7 +335,7 @@ Document children_pipeline(std::string_view collection, std::string_view field,
 /// parent.
 template <class Parent, class Child, class M>
 std::vector<std::vector<Child>> children_of(const Database& db, const std::vector<Parent>& parents, M Child::*member,
-                                            const ChildrenOptions& options = {}) {
+                                            const ChildrenOptions<Child>& options = {}) {
   static_assert(std::is_same_v<typename detail::reference_kind<M>::target, Parent>,
                 "odm::children_of: the member must be the child's reference to this parent type");
   const std::string_view field = runtime_field_name(member);
@@ -348,7 +352,7 @@ std::vector<std::vector<Child>> children_of(const Database& db, const std::vecto
   };
   auto collection = db.collection<Child>();
   if (options.limit_per_parent == 0) {
-    for (Child& child : detail::fetch_where_in(collection, field, gathered.ids, options.join, options.sort))
+    for (Child& child : detail::fetch_where_in(collection, field, gathered.ids, options.join, options.sort.bson()))
       place(std::move(child));
   } else {
     const std::size_t step = std::max<std::size_t>(1, options.parents_per_query);
@@ -357,7 +361,7 @@ std::vector<std::vector<Child>> children_of(const Database& db, const std::vecto
       const std::vector<detail::ReferenceId> batch(gathered.ids.begin() + static_cast<std::ptrdiff_t>(begin),
                                                    gathered.ids.begin() + static_cast<std::ptrdiff_t>(end));
       auto cursor = collection.template aggregate_raw<Child>(
-          detail::children_pipeline(collection.name(), field, batch, options.sort, options.limit_per_parent));
+          detail::children_pipeline(collection.name(), field, batch, options.sort.bson(), options.limit_per_parent));
       for (Child& child : cursor) place(std::move(child));
     }
   }
