@@ -150,6 +150,8 @@ table=$(
     printf '%-26s %12s %12s %12s %12s %8s\n' "$w" "$(us_per_op "$r" 4)" "$(us_per_op "$r" 3)" "$dc" "$jc" "$(ratio "$jc" "$dc")"
   done
   printf '%-26s %12s %12s\n' "subset_add" "$(us_per_op subset_add 4)" "$(us_per_op subset_add 3)"
+  printf '%-26s %12s %12s %12s %12s %8s\n' "books, with the books" "-" "-" "$(us_per_op decode_books 4)" \
+    "$(us_per_op join_work_books 4)" "$(ratio "$(us_per_op join_work_books 4)" "$(us_per_op decode_books 4)")"
   echo
   echo "decoding inside the whole resolve (callgrind inclusive of odm::from_bson<Target>, Ir/op):" \
     "books $in_resolve_books, parts $in_resolve_parts"
