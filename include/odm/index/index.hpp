@@ -10,7 +10,8 @@
 //   };
 //
 // Declared indexes: single or compound (`odm::index(&A::x, odm::key(&A::y, odm::descending))`),
-// a dotted path for an embedded field (`odm::index("addresses.city")`), and the options
+// a dotted path for an embedded field (`odm::index("addresses.city")`, checked against the
+// model's stored names at compile time: index/stored_path.hpp), and the options
 // `.unique()`, `.sparse()`, `.partial(R"({"rating": {"$gt": 5}})")`,
 // `.expire_after(std::chrono::hours(24))` (TTL) and `.named("...")`.
 //
@@ -25,6 +26,7 @@
 #include <odm/bson/document.hpp>
 #include <odm/fields/ref.hpp>
 #include <odm/fields/subset.hpp>
+#include <odm/index/stored_path.hpp>
 #include <odm/model/collection_name.hpp>
 #include <odm/model/model.hpp>
 
@@ -178,9 +180,32 @@ std::string model_name() {
   return std::string(unqualified_type_name(pretty_type_text<T>()));
 }
 
+/// Whether every dotted path in T's declared indexes names a field of T.
+template <class T>
+constexpr bool declared_paths_exist() {
+  return std::apply(
+      [](const auto&... declaration) {
+        return (std::apply(
+                    [](const auto&... key) {
+                      return ([&] {
+                        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(key)>, PathKey>)
+                          return has_stored_path<T>(key.path);
+                        else
+                          return true;
+                      }() && ...);
+                    },
+                    declaration.keys) &&
+                ...);
+      },
+      metadata_t<T>::indexes);
+}
+
 template <class T>
 void add_declared(std::vector<IndexModel>& plan) {
   if constexpr (requires { metadata_t<T>::indexes; }) {
+    static_assert(declared_paths_exist<T>(),
+                  "odm::index: a dotted path in the model's indexes names no field of the model "
+                  "(check its spelling, and use the stored names: e.g. \"_id\", or a name given by odm::rename)");
     const std::string collection(collection_name<T>);
     std::apply(
         [&](const auto&... declaration) {
