@@ -2,8 +2,15 @@
 #include <odm/bson/utf8.hpp>
 #include <odm/error.hpp>
 
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
 #include <limits>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <system_error>
 
 namespace odm {
 namespace {
@@ -51,6 +58,83 @@ std::string take_json(char* json) {
   return std::string(json);
 }
 
+bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+bool is_number_char(char c) noexcept {
+  return is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+/// Whether all of `token` is one finite double (std::from_chars: exact, locale-independent).
+bool reads_as_finite_double(std::string_view token, double& value) noexcept {
+  const char* const end = token.data() + token.size();
+  const auto [parsed_to, error] = std::from_chars(token.data(), end, value);
+  return error == std::errc() && parsed_to == end && std::isfinite(value);
+}
+
+/// The shortest text that reads back as the finite `value` (std::to_chars without a
+/// precision), kept a *non-integer* JSON number as Relaxed Extended JSON wants for a double
+/// (the spec's conversion table, github.com/mongodb/specifications source/extended-json/
+/// extended-json.md: "Double [finite]" is "non-integer", a number with a fraction or an
+/// exponent), so that it reads back as a double: libbson's convention, "1" -> "1.0",
+/// "-0" -> "-0.0"; "1e+20" already has an exponent.
+void append_shortest(std::string& out, double value) {
+  std::array<char, 32> text{};  // the longest shortest double, -2.2250738585072014e-308, takes 24
+  const auto [end, error] = std::to_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc()) throw EncodeError("a double cannot be written as Extended JSON");
+  const std::string_view digits(text.data(), static_cast<std::size_t>(end - text.data()));
+  out += digits;
+  if (digits.find_first_not_of("-0123456789") == std::string_view::npos) out += ".0";
+}
+
+/// libbson's relaxed Extended JSON with every finite double rewritten in its shortest form
+/// (libbson 1.23 prints "%.20g": 7.3 as 7.2999999999999998224).
+///
+/// A textual pass over libbson's own output, so that everything else (key and string
+/// escaping, spacing, the "{ ... }" it prints past 200 levels, code with scope, errors)
+/// stays exactly libbson's (a bson_iter walk handing every other value to libbson would
+/// have to redo its layout and depth limit, and bson_append_iter cuts JavaScript code at an
+/// embedded NUL). Why a token is a double exactly when it is rewritten:
+/// - outside string literals, libbson writes only punctuation, the keywords true, false and
+///   null, "..." (too deep), and bare numbers; int32, int64, timestamps and $minKey/$maxKey
+///   are printed as integers (%d, %PRId64, %u, 1), a finite double always with a '.' or an
+///   exponent; non-finite doubles, dates, decimals and the rest are inside strings;
+/// - libbson escapes every '"' and '\' inside a string, so a string ends at the first '"'
+///   that does not follow a '\' escape;
+/// - every value libbson writes follows a space ("[ ", " : ", ", "), so a number is only
+///   taken when it starts after one (under a C locale whose decimal point is a comma,
+///   libbson's "7,3" becomes two pieces that are both left alone);
+/// - "%.20g" gives at least 17 significant digits, which read back as the very same double.
+std::string shorten_doubles(std::string_view json) {
+  std::string out;
+  out.reserve(json.size());
+  std::size_t i = 0;
+  while (i < json.size()) {
+    const char c = json[i];
+    if (c == '"') {  // a key or string: copied as it is, escapes included
+      std::size_t end = i + 1;
+      while (end < json.size() && json[end] != '"') end += json[end] == '\\' ? 2 : 1;
+      end = std::min(end + 1, json.size());
+      out.append(json.substr(i, end - i));
+      i = end;
+      continue;
+    }
+    if ((is_digit(c) || c == '-') && i > 0 && json[i - 1] == ' ') {
+      std::size_t end = i;
+      while (end < json.size() && is_number_char(json[end])) ++end;
+      const std::string_view token = json.substr(i, end - i);
+      double value = 0;
+      if (token.find_first_of(".eE") != std::string_view::npos && reads_as_finite_double(token, value))
+        append_shortest(out, value);
+      else
+        out.append(token);
+      i = end;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
 }  // namespace
 
 Document Document::from_bytes(std::span<const std::uint8_t> bytes) {
@@ -91,7 +175,9 @@ Document Document::from_json(std::string_view json) {
   return document;
 }
 
-std::string Document::to_json() const { return take_json(bson_as_relaxed_extended_json(doc_, nullptr)); }
+std::string Document::to_json() const {
+  return shorten_doubles(take_json(bson_as_relaxed_extended_json(doc_, nullptr)));
+}
 
 std::string Document::to_canonical_json() const {
   return take_json(bson_as_canonical_extended_json(doc_, nullptr));

@@ -58,7 +58,10 @@ class Document {
   std::span<const std::uint8_t> bytes() const noexcept { return {data(), size()}; }
   bool empty() const noexcept { return bson_empty(doc_); }
 
-  /// Relaxed Extended JSON: `{"n": 1, "when": {"$date": "2019-02-18T00:00:00Z"}}`.
+  /// Relaxed Extended JSON: `{"n": 1, "when": {"$date": "2019-02-18T00:00:00Z"}}`, as libbson
+  /// prints it except that a finite double is the shortest text that reads back to it (7.3,
+  /// not libbson's 7.2999999999999998224), still with a '.' or an exponent (1.0, 1e+20).
+  /// Throws odm::EncodeError for a document libbson cannot print (malformed, invalid UTF-8).
   std::string to_json() const;
   /// Canonical Extended JSON: every type spelled out (`{"$numberInt": "1"}`).
   std::string to_canonical_json() const;
