@@ -405,17 +405,6 @@ bool read_review(const bson_iter_t* it, Review* out) {
   return child.err_off == 0 && seen == 15;
 }
 
-bool read_reviews(const bson_iter_t* it, std::vector<Review>* out) {
-  if (bson_iter_type(it) != BSON_TYPE_ARRAY) return false;
-  bson_iter_t element;
-  if (!bson_iter_recurse(it, &element)) return false;
-  out->clear();
-  while (bson_iter_next(&element)) {  // the array's keys "0", "1", ... are not checked (nor by odm)
-    if (!read_review(&element, &out->emplace_back())) return false;
-  }
-  return element.err_off == 0;
-}
-
 bool decode_product_handwritten(const bson_t* doc, Product* out) {
   bson_iter_t it;
   if (!bson_iter_init(&it, doc)) return false;
@@ -437,7 +426,7 @@ bool decode_product_handwritten(const bson_t* doc, Product* out) {
         if (is_key(key, "price")) ok = claim(&seen, 1u << 3) && read_money(&it, &out->price);
         break;
       case 7:
-        if (is_key(key, "reviews")) ok = claim(&seen, 1u << 4) && read_reviews(&it, &out->reviews);
+        if (is_key(key, "reviews")) ok = claim(&seen, 1u << 4) && read_array(&it, &out->reviews, read_review);
         break;
       default: break;  // unknown field: ignored
     }

@@ -179,16 +179,6 @@ bool encode_book_handwritten(const Book& b, bson_t* doc) {
 
 
 
-bool read_strings(const bson_iter_t* it, std::vector<std::string>* out) {
-  if (bson_iter_type(it) != BSON_TYPE_ARRAY) return false;
-  bson_iter_t element;
-  if (!bson_iter_recurse(it, &element)) return false;
-  out->clear();
-  while (bson_iter_next(&element))
-    if (!read_string(&element, &out->emplace_back())) return false;
-  return element.err_off == 0;
-}
-
 bool read_checkout(const bson_iter_t* it, Checkout* out) {
   if (bson_iter_type(it) != BSON_TYPE_DOCUMENT) return false;
   bson_iter_t child;
@@ -211,16 +201,6 @@ bool read_checkout(const bson_iter_t* it, Checkout* out) {
   return child.err_off == 0 && seen == 3;
 }
 
-bool read_checkouts(const bson_iter_t* it, std::vector<Checkout>* out) {
-  if (bson_iter_type(it) != BSON_TYPE_ARRAY) return false;
-  bson_iter_t element;
-  if (!bson_iter_recurse(it, &element)) return false;
-  out->clear();
-  while (bson_iter_next(&element))
-    if (!read_checkout(&element, &out->emplace_back())) return false;
-  return element.err_off == 0;
-}
-
 bool decode_book_handwritten(const bson_t* doc, Book* out) {
   bson_iter_t it;
   if (!bson_iter_init(&it, doc)) return false;
@@ -239,7 +219,7 @@ bool decode_book_handwritten(const bson_t* doc, Book* out) {
           ok = claim(&seen, 1u << 4) && read_int32(&it, &out->pages);
         break;
       case 6:
-        if (is_key(key, "author")) ok = claim(&seen, 1u << 2) && read_strings(&it, &out->author);
+        if (is_key(key, "author")) ok = claim(&seen, 1u << 2) && read_array(&it, &out->author, read_string);
         break;
       case 14:
         if (is_key(key, "published_date")) ok = claim(&seen, 1u << 3) && read_days(&it, &out->published_date);
@@ -248,7 +228,7 @@ bool decode_book_handwritten(const bson_t* doc, Book* out) {
         if (is_key(key, "language"))
           ok = claim(&seen, 1u << 5) && read_string(&it, &out->language);
         else if (is_key(key, "checkout"))
-          ok = claim(&seen, 1u << 8) && read_checkouts(&it, &out->checkout);
+          ok = claim(&seen, 1u << 8) && read_array(&it, &out->checkout, read_checkout);
         break;
       case 12:
         if (is_key(key, "publisher_id")) ok = claim(&seen, 1u << 6) && read_string(&it, &out->publisher_id);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace handwritten {
 
@@ -98,6 +99,19 @@ inline bool claim(std::uint32_t* seen, std::uint32_t bit) {
 template <std::size_t N>
 inline bool is_key(const char* key, const char (&literal)[N]) {
   return std::memcmp(key, literal, N - 1) == 0;
+}
+
+/// An array whose elements `read_element(const bson_iter_t*, Element*)` reads; the keys
+/// "0", "1", ... are not checked (nor by odm).
+template <class Element, class ReadElement>
+inline bool read_array(const bson_iter_t* it, std::vector<Element>* out, ReadElement read_element) {
+  if (bson_iter_type(it) != BSON_TYPE_ARRAY) return false;
+  bson_iter_t element;
+  if (!bson_iter_recurse(it, &element)) return false;
+  out->clear();
+  while (bson_iter_next(&element))
+    if (!read_element(&element, &out->emplace_back())) return false;
+  return element.err_off == 0;
 }
 
 }  // namespace handwritten
