@@ -81,6 +81,11 @@ inline void check(bool ok, std::string_view what) {
   std::cout << "ok: " << what << "\n";
 }
 
+/// Says loudly that a part of the example does not run on this server, and why.
+inline void skip(std::string_view what, std::string_view why) {
+  std::cout << "SKIPPED: " << what << ": " << why << "\n";
+}
+
 /// Syncs the models' indexes and prints the report.
 template <class... Models>
 odm::IndexSyncReport sync_indexes(const odm::Database& db) {
