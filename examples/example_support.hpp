@@ -81,9 +81,17 @@ inline void check(bool ok, std::string_view what) {
   std::cout << "ok: " << what << "\n";
 }
 
-/// Says loudly that a part of the example does not run on this server, and why.
-inline void skip(std::string_view what, std::string_view why) {
-  std::cout << "SKIPPED: " << what << ": " << why << "\n";
+/// Runs `part`, unless the server has no aggregation stage it uses (error 40324,
+/// unrecognized stage: a MongoDB older than the stage, or an engine without it); then
+/// says so loudly, `SKIPPED: what: why`, and goes on.
+template <class Part>
+void unless_stage_missing(std::string_view stage, std::string_view what, Part&& part) {
+  try {
+    part();
+  } catch (const odm::ServerError& error) {
+    if (error.code() != 40324) throw;
+    std::cout << "SKIPPED: " << what << ": this server has no " << stage << " stage (" << error.message() << ")\n";
+  }
 }
 
 /// Syncs the models' indexes and prints the report.
