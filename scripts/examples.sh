@@ -31,3 +31,4 @@ for example in "$root"/gcc/examples/example_*; do
   echo "== ${example##*/example_}"
   "$example"
 done
+echo "== every example ran ($SECONDS s)"
