@@ -1,18 +1,24 @@
+# readme_block_after(<text> <marker> <out>): the body of the fenced block that the first
+# `marker` (its announcement and opening fence) opens in `text`.
+function(readme_block_after text marker out)
+  string(FIND "${text}" "${marker}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "README.md has no block announced by ${marker}")
+  endif()
+  string(LENGTH "${marker}" marker_length)
+  math(EXPR begin "${at} + ${marker_length}")
+  string(SUBSTRING "${text}" ${begin} -1 rest)
+  string(FIND "${rest}" "```\n" end)
+  string(SUBSTRING "${rest}" 0 ${end} body)
+  set(${out} "${body}" PARENT_SCOPE)
+endfunction()
+
 # readme_block(<README path> <name> <out>): the body of the ```sh block that README.md
 # announces with `<!-- run by the test <name> -->`, for a test that runs the README's
 # own commands.
 function(readme_block readme_path name out)
   file(READ ${readme_path} readme)
-  set(marker "<!-- run by the test ${name} -->\n```sh\n")
-  string(FIND "${readme}" "${marker}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "README.md has no shell block announced by <!-- run by the test ${name} -->")
-  endif()
-  string(LENGTH "${marker}" marker_length)
-  math(EXPR begin "${at} + ${marker_length}")
-  string(SUBSTRING "${readme}" ${begin} -1 rest)
-  string(FIND "${rest}" "```\n" end)
-  string(SUBSTRING "${rest}" 0 ${end} body)
+  readme_block_after("${readme}" "<!-- run by the test ${name} -->\n```sh\n" body)
   set(${out} "${body}" PARENT_SCOPE)
 endfunction()
 

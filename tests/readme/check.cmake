@@ -11,15 +11,7 @@
 #    (`<!-- not run by the tests: REASON -->`).
 file(READ ${SOURCE_DIR}/README.md readme)
 
-function(block_after text marker out)  # the body of the fenced block `marker` opens
-  string(FIND "${text}" "${marker}" at)
-  string(LENGTH "${marker}" marker_length)
-  math(EXPR begin "${at} + ${marker_length}")
-  string(SUBSTRING "${text}" ${begin} -1 rest)
-  string(FIND "${rest}" "```\n" end)
-  string(SUBSTRING "${rest}" 0 ${end} body)
-  set(${out} "${body}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/block.cmake)
 
 set(announced 0)
 set(remaining "${readme}")  # markers repeat (two excerpts of one file): walk them in order
@@ -28,7 +20,7 @@ foreach(marker IN LISTS markers)
   string(REGEX REPLACE "<!-- (snippet|excerpt): ([^ ]+) -->.*" "\\1;\\2" parts "${marker}")
   list(GET parts 0 kind)
   list(GET parts 1 path)
-  block_after("${remaining}" "${marker}" body)
+  readme_block_after("${remaining}" "${marker}" body)
   string(FIND "${remaining}" "${marker}" at)
   math(EXPR after "${at} + 1")
   string(SUBSTRING "${remaining}" ${after} -1 remaining)
