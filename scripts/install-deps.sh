@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian bookworm packages odm builds, tests and runs with, if any are
 # missing. Needs root (apt-get). Safe to run again: it does nothing when all are there.
+#   scripts/install-deps.sh               what the build, the tests and the test server need
+#   scripts/install-deps.sh --java-server and a JDK and Maven for mongo-java-server
 set -euo pipefail
 
 packages=(
@@ -10,6 +12,12 @@ packages=(
   libgtest-dev libbenchmark-dev                # GoogleTest, Google Benchmark
   python3-mockupdb python3-mongomock python3-pymongo   # the wire-protocol test server
 )
+for arg in "$@"; do
+  case "$arg" in
+    --java-server) packages+=(openjdk-17-jdk-headless maven) ;;  # tests/java-server (jars: Maven Central)
+    *) echo "usage: $0 [--java-server]" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

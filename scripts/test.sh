@@ -3,14 +3,21 @@
 #   1. g++ 12, warnings as errors: unit, golden, compile-fail, header, install,
 #      integration (against the bundled test server, or MONGODB_URI) and example tests;
 #   2. clang++ 14, warnings as errors: the same build, unit tests run;
-#   3. AddressSanitizer + UndefinedBehaviorSanitizer: unit and integration tests.
-# Build trees go under ${ODM_BUILD_ROOT:-build}/.
+#   3. AddressSanitizer + UndefinedBehaviorSanitizer: unit and integration tests;
+#   4. the integration tests and the examples of the g++ build again, against
+#      mongo-java-server (tests/java-server), an engine independent of odm.
+# Each run lists the tests it skipped, with their reasons; the script ends with every
+# run's CTest summary. Build trees and logs go under ${ODM_BUILD_ROOT:-build}/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --java-server
+start=$SECONDS
 
 root=${ODM_BUILD_ROOT:-build}
 jobs=${ODM_JOBS:-$(nproc)}
+mkdir -p "$root/logs"
+summaries=()
+failed=0
 
 configure_and_build() {  # dir, extra cmake args...
   local dir=$1; shift
@@ -18,16 +25,52 @@ configure_and_build() {  # dir, extra cmake args...
   cmake --build "$root/$dir" -j"$jobs"
 }
 
-echo "== g++: build and full test suite"
+# The tests CTest's last run in a build tree skipped, each with the first line of its
+# reason (GoogleTest's GTEST_SKIP message, or an example's `SKIPPED: ...`).
+skipped_tests() {  # build dir
+  awk '/^[0-9]+\/[0-9]+ Test: / { name = $3; reason = ""; next }
+       want { if (reason == "") reason = $0; want = 0 }
+       /: Skipped$/ { want = 1 }
+       /^SKIPPED: / { if (reason == "") reason = substr($0, 10) }
+       /^Skip regular expression found/ { print "  " name ": " reason }' \
+    "$root/$1/Testing/Temporary/LastTest.log" | sort
+}
+
+run_ctest() {  # name, build dir, ctest args...
+  local name=$1 dir=$2 log
+  shift 2
+  log="$root/logs/$(echo "$name" | tr -c 'a-zA-Z0-9+\n' '_').log"
+  ctest --test-dir "$root/$dir" -j"$jobs" --output-on-failure "$@" 2>&1 | tee "$log" || failed=1
+  local skipped
+  skipped=$(skipped_tests "$dir")
+  echo "== skipped in \"$name\": ${skipped:+$'\n'}${skipped:-none}"
+  summaries+=("$name" "$(grep -E '^[0-9]+% tests passed' "$log" | tail -1 || echo "no CTest summary: see $log")")
+}
+
+echo "== g++: build and full test suite (odm test server)"
 configure_and_build gcc -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
-ctest --test-dir "$root/gcc" -j"$jobs" --output-on-failure
+run_ctest "g++, full suite, odm test server" gcc
 
 echo "== clang++ 14: build and unit tests"
 configure_and_build clang -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Debug -DODM_BUILD_BENCHMARKS=OFF
-ctest --test-dir "$root/clang" -j"$jobs" --output-on-failure -L unit
+run_ctest "clang++ 14, unit tests" clang -L unit
 
-echo "== AddressSanitizer + UndefinedBehaviorSanitizer: unit and integration tests"
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer: unit and integration tests (odm test server)"
 configure_and_build asan -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug -DODM_SANITIZE=ON \
   -DODM_BUILD_BENCHMARKS=OFF -DODM_BUILD_EXAMPLES=OFF
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir "$root/asan" -j"$jobs" --output-on-failure -L "unit|integration"
+  run_ctest "ASan+UBSan, unit and integration tests, odm test server" asan -L "unit|integration"
+
+if [[ -z "${MONGODB_URI:-}" ]]; then
+  echo "== g++: integration tests and examples against mongo-java-server"
+  ODM_TEST_ENGINE=java-server run_ctest "g++, integration tests and examples, mongo-java-server" gcc -L "integration|example"
+else
+  echo "== MONGODB_URI is set: the integration tests ran against that server; mongo-java-server is not started"
+fi
+
+echo "== summary ($((SECONDS - start)) s; logs in $root/logs)"
+for ((i = 0; i < ${#summaries[@]}; i += 2)); do
+  echo "${summaries[i]}:"
+  echo "${summaries[i + 1]}"
+done
+exit "$failed"

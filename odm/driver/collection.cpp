@@ -389,7 +389,10 @@ void CollectionCore::drop(SessionState* session) const {
   target.client.append_session(opts.get_mutable());
   bson_error_t error;
   if (!mongoc_collection_drop_with_opts(target.collection.get(), opts.get(), &error)) {
-    if (error.domain == MONGOC_ERROR_SERVER && error.code == 26) return;  // NamespaceNotFound: already gone
+    // Already gone: NamespaceNotFound (26), or a server that sends only its message, as
+    // servers before 3.2 did; MongoDB's own drivers accept either.
+    if (error.domain == MONGOC_ERROR_SERVER && (error.code == 26 || std::string_view(error.message) == "ns not found"))
+      return;
     throw_error(error, nullptr, "drop " + namespace_of(*this));
   }
 }

@@ -137,7 +137,10 @@ TEST_F(Crud, DefaultBatchesCoverMoreThan101Documents) {
   const std::vector<Counter> all = coll.find().to_vector();
   EXPECT_EQ(all.size(), 150u);
   EXPECT_EQ(log_.started("find"), 1);
-  EXPECT_GE(log_.started("getMore"), 1);
+  // A find without batchSize gets 101 documents in its first batch, the rest through
+  // getMore (https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches).
+  ODM_REQUIRE(first_batch_of_101);
+  EXPECT_GE(log_.started("getMore"), 1) << "the first batch holds 101 documents; the other 49 need a getMore";
 }
 
 TEST_F(Crud, FindWithFilterSortSkipLimitAndCount) {
@@ -327,7 +330,9 @@ TEST_F(Crud, RunCommandAndDrop) {
   EXPECT_TRUE(has_key(reply, "ok"));
   coll.drop();
   EXPECT_EQ(coll.count(), 0);
-  coll.drop();  // dropping a missing collection is fine
+  // Dropping a missing collection is fine: MongoDB 7 says ok, older servers NamespaceNotFound
+  // (https://www.mongodb.com/docs/manual/reference/command/drop/), some only "ns not found".
+  coll.drop();
 }
 
 }  // namespace

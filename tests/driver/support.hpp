@@ -3,8 +3,14 @@
 // per test (dropped at the end), and a command counter built on command monitoring.
 //
 // The server: $MONGODB_URI when set (a real mongod, e.g. docker-compose.yml's replica
-// set), else the odm test server the CTest fixture started, whose URI is in the file
-// named by $ODM_TEST_SERVER_URI_FILE.
+// set), else the engine the CTest fixture started (the odm test server, or
+// mongo-java-server when ODM_TEST_ENGINE=java), whose URI is in the file named by
+// $ODM_TEST_SERVER_URI_FILE.
+//
+// A test that needs something not every engine has says so first, with
+// ODM_REQUIRE(capability): on an engine that lacks it the test is skipped and the
+// reason printed. A capability is missing only where `engine_gaps` below says so; real
+// MongoDB lacks none.
 
 #include <odm/bson/document.hpp>
 #include <odm/driver/client.hpp>
@@ -20,9 +26,80 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace odm_test {
+
+/// The engines the integration tests run against; each answers buildInfo with a marker.
+enum class Engine {
+  mongodb,            // a real mongod or mongos
+  odm_test_server,    // tests/server: `odmTestServer: true`
+  mongo_java_server,  // tests/java-server: `odmJavaServer: true`
+};
+
+inline std::string_view engine_name(Engine engine) {
+  switch (engine) {
+    case Engine::mongodb: return "MongoDB";
+    case Engine::odm_test_server: return "the odm test server";
+    case Engine::mongo_java_server: return "mongo-java-server";
+  }
+  return "?";
+}
+
+/// What a test may need that not every engine has.
+enum class Capability {
+  sessions,                 // logical sessions (lsid on every command)
+  transactions,             // multi-document transactions
+  array_filters,            // updates with arrayFilters and $[<identifier>]
+  unique_multikey_indexes,  // a unique index over array elements
+  union_with,               // the $unionWith aggregation stage (MongoDB 4.4+)
+  duplicate_key_details,    // keyPattern and keyValue in duplicate-key errors
+  first_batch_of_101,       // a find without batchSize answers 101 documents first
+};
+
+struct EngineGap {
+  Engine engine;
+  Capability capability;
+  std::string_view reason;
+};
+
+/// Every capability an engine lacks, and why. To give an engine a capability, delete
+/// its line; a test never skips on an engine not listed here.
+inline constexpr EngineGap engine_gaps[] = {
+    {Engine::odm_test_server, Capability::transactions,
+     "it refuses transactions (tests/server/README.md); run with MONGODB_URI and docker-compose.yml's replica set"},
+    {Engine::odm_test_server, Capability::array_filters,
+     "it refuses arrayFilters (tests/server/README.md); run with MONGODB_URI and docker-compose.yml"},
+    {Engine::odm_test_server, Capability::unique_multikey_indexes,
+     "it does not implement unique indexes over array elements (tests/server/README.md)"},
+    {Engine::mongo_java_server, Capability::sessions,
+     "it has no logical sessions (its hello reply has no logicalSessionTimeoutMinutes, so libmongoc starts none)"},
+    {Engine::mongo_java_server, Capability::transactions, "it has no sessions, so no transactions"},
+    {Engine::mongo_java_server, Capability::union_with,
+     "it has no $unionWith stage (error 40324, 'Unrecognized pipeline stage name'), as its maxWireVersion 8 "
+     "(MongoDB 4.2) says"},
+    {Engine::mongo_java_server, Capability::duplicate_key_details,
+     "its duplicate-key write errors carry no keyPattern and no keyValue, only the E11000 message"},
+    {Engine::mongo_java_server, Capability::first_batch_of_101,
+     "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
+     "(https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches)"},
+};
+
+/// Why `engine` cannot run a test that needs `capability`, or nullopt when it can.
+inline std::optional<std::string> missing_capability(Engine engine, Capability capability) {
+  for (const EngineGap& gap : engine_gaps)
+    if (gap.engine == engine && gap.capability == capability)
+      return std::string("needs a capability ") + std::string(engine_name(engine)) + " lacks: " +
+             std::string(gap.reason);
+  return std::nullopt;
+}
+
+/// Skips the running test, with the reason, when the server's engine lacks the capability
+/// (an enumerator of Capability): `ODM_REQUIRE(transactions);`. For a DriverTest's body.
+#define ODM_REQUIRE(capability)                                                                                    \
+  if (const std::optional<std::string> odm_missing_ = missing_capability(::odm_test::Capability::capability)) \
+  GTEST_SKIP() << *odm_missing_
 
 inline std::string server_uri() {
   if (const char* uri = std::getenv("MONGODB_URI"); uri != nullptr && *uri != '\0') return uri;
@@ -95,6 +172,7 @@ class DriverTest : public ::testing::Test {
     ASSERT_FALSE(uri_.empty()) << "no server: set MONGODB_URI, or run through ctest (which starts the odm test "
                                   "server and sets ODM_TEST_SERVER_URI_FILE)";
     client_.emplace(uri_, log_.attach());
+    engine_ = detect_engine();
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     std::string name = std::string("odm_") + info->test_suite_name() + "_" + info->name();
     for (char& c : name)
@@ -119,17 +197,31 @@ class DriverTest : public ::testing::Test {
   odm::Client& client() { return *client_; }
   odm::Database db() { return client_->database(db_name_); }
 
-  /// buildInfo says `odmTestServer: true` on the stand-in server.
-  bool on_test_server() {
-    const odm::Document info = client_->database("admin").run_command(odm::Document::from_json(R"({"buildInfo": 1})"));
-    bson_iter_t it;
-    return bson_iter_init_find(&it, info.get(), "odmTestServer") && bson_iter_as_bool(&it);
+  /// Which engine answers (found once per test, before its commands are counted).
+  Engine engine() const { return engine_; }
+  std::optional<std::string> missing_capability(Capability capability) {
+    return odm_test::missing_capability(engine(), capability);
   }
 
   std::string uri_;
   std::string db_name_;
   CommandLog log_;
   std::optional<odm::Client> client_;
+  Engine engine_ = Engine::mongodb;
+
+ private:
+  /// buildInfo says `odmTestServer: true` on the odm test server and `odmJavaServer: true`
+  /// on mongo-java-server; anything else is MongoDB.
+  Engine detect_engine() {
+    const odm::Document info = client_->database("admin").run_command(odm::Document::from_json(R"({"buildInfo": 1})"));
+    const auto says = [&](const char* key) {
+      bson_iter_t it;
+      return bson_iter_init_find(&it, info.get(), key) && bson_iter_as_bool(&it);
+    };
+    if (says("odmTestServer")) return Engine::odm_test_server;
+    if (says("odmJavaServer")) return Engine::mongo_java_server;
+    return Engine::mongodb;
+  }
 };
 
 /// An Extended JSON literal as a Document.

@@ -6,18 +6,12 @@
 #  - no ```cpp or ```cmake block goes unannounced;
 #  - the quick-start commands between `<!-- quickstart -->` and `<!-- /quickstart -->`
 #    are the commands .ci/run runs, so CI proves a fresh machine can run them; any other
-#    ```sh block must say why no test runs it (`<!-- not run by the tests: REASON -->`).
+#    ```sh block is run by a test that reads it from here (`<!-- run by the test NAME -->`,
+#    NAME a test of tests/CMakeLists.txt) or says why no test runs it
+#    (`<!-- not run by the tests: REASON -->`).
 file(READ ${SOURCE_DIR}/README.md readme)
 
-function(block_after text marker out)  # the body of the fenced block `marker` opens
-  string(FIND "${text}" "${marker}" at)
-  string(LENGTH "${marker}" marker_length)
-  math(EXPR begin "${at} + ${marker_length}")
-  string(SUBSTRING "${text}" ${begin} -1 rest)
-  string(FIND "${rest}" "```\n" end)
-  string(SUBSTRING "${rest}" 0 ${end} body)
-  set(${out} "${body}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/block.cmake)
 
 set(announced 0)
 set(remaining "${readme}")  # markers repeat (two excerpts of one file): walk them in order
@@ -26,7 +20,7 @@ foreach(marker IN LISTS markers)
   string(REGEX REPLACE "<!-- (snippet|excerpt): ([^ ]+) -->.*" "\\1;\\2" parts "${marker}")
   list(GET parts 0 kind)
   list(GET parts 1 path)
-  block_after("${remaining}" "${marker}" body)
+  readme_block_after("${remaining}" "${marker}" body)
   string(FIND "${remaining}" "${marker}" at)
   math(EXPR after "${at} + 1")
   string(SUBSTRING "${remaining}" ${after} -1 remaining)
@@ -82,10 +76,21 @@ endif()
 
 string(REGEX MATCHALL "\n```sh\n" sh_blocks "${readme}")
 string(REGEX MATCHALL "<!-- not run by the tests: [^>]+ -->\n```sh\n" excused "${readme}")
+string(REGEX MATCHALL "<!-- run by the test [^ ]+ -->\n```sh\n" run_blocks "${readme}")
+file(READ ${SOURCE_DIR}/tests/CMakeLists.txt test_list)
+foreach(block IN LISTS run_blocks)
+  string(REGEX REPLACE "<!-- run by the test ([^ ]+) -->.*" "\\1" test_name "${block}")
+  string(FIND "${test_list}" "${test_name}" found)
+  if(found EQUAL -1)
+    message(FATAL_ERROR "README.md says the test ${test_name} runs a block, but tests/CMakeLists.txt has no such test")
+  endif()
+endforeach()
 list(LENGTH sh_blocks sh_count)
 list(LENGTH excused excused_count)
-math(EXPR expected_sh "${excused_count} + 1")
+list(LENGTH run_blocks run_count)
+math(EXPR expected_sh "${excused_count} + ${run_count} + 1")
 if(NOT sh_count EQUAL expected_sh)
-  message(FATAL_ERROR "every shell block but the quick start must say why no test runs it")
+  message(FATAL_ERROR "every shell block but the quick start must be run by a test (<!-- run by the test NAME -->) "
+                      "or say why no test runs it (<!-- not run by the tests: REASON -->)")
 endif()
 message(STATUS "README quick-start commands are the ones CI runs")
