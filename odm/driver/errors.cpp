@@ -101,9 +101,9 @@ void throw_error(const bson_error_t& error, const bson_t* reply, std::string_vie
 }
 
 void throw_decode_after_write(const DecodeError& error, std::string operation, Document returned) {
-  DecodeAfterWriteError located(error.reason() + " (in what " + operation +
-                                    " returned after the write was applied: do not run the write again)",
-                                std::move(operation), std::move(returned));
+  std::string reason =
+      error.reason() + " (in what " + operation + " returned after the write was applied: do not run the write again)";
+  DecodeAfterWriteError located(std::move(reason), std::move(operation), std::move(returned));
   if (!error.path().empty()) located.prepend(error.path());
   throw located;
 }
