@@ -3,7 +3,8 @@
 #   1. g++ 12, warnings as errors: unit, golden, compile-fail, header, install,
 #      integration (against the bundled test server, or MONGODB_URI) and example tests;
 #   2. clang++ 14, warnings as errors: the same build, unit tests run;
-#   3. AddressSanitizer + UndefinedBehaviorSanitizer: unit and integration tests.
+#   3. AddressSanitizer + UndefinedBehaviorSanitizer: unit and integration tests;
+#   4. ThreadSanitizer: the library and the shared-client concurrency test only.
 # Build trees go under ${ODM_BUILD_ROOT:-build}/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,3 +32,12 @@ configure_and_build asan -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug -DODM
   -DODM_BUILD_BENCHMARKS=OFF -DODM_BUILD_EXAMPLES=OFF
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$root/asan" -j"$jobs" --output-on-failure -L "unit|integration"
+
+echo "== ThreadSanitizer: the shared-client concurrency test"
+# Only odm and the concurrency test are built in this tree.
+cmake -S . -B "$root/tsan" -DODM_WARNINGS_AS_ERRORS=ON -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DODM_BUILD_BENCHMARKS=OFF -DODM_BUILD_EXAMPLES=OFF \
+  -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread >/dev/null
+cmake --build "$root/tsan" --target odm_concurrency_tests -j"$jobs"
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+  ctest --test-dir "$root/tsan" -j"$jobs" --output-on-failure -R '^concurrency\.'
