@@ -4,6 +4,8 @@
 // connections and partial writes. The proxy's standard input is a pipe this object
 // holds: the proxy exits when the test process ends, however it ends.
 
+#include "support.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -120,6 +122,20 @@ class FaultProxy {
   int stdin_ = -1;
   int port_ = 0;
   std::string port_file_;
+};
+
+/// A driver test fixture whose tests put a FaultProxy in front of the server: skipped
+/// when the server's URI cannot be proxied. `upstream_` is what the proxy forwards to.
+template <class Base = DriverTest>
+class ThroughAProxy : public Base {
+ protected:
+  void SetUp() override {
+    Base::SetUp();
+    if (::testing::Test::IsSkipped() || ::testing::Test::HasFatalFailure()) return;
+    upstream_ = single_host(this->uri_);
+    if (upstream_.empty()) GTEST_SKIP() << "the fault proxy needs a single-host URI without credentials or TLS";
+  }
+  std::string upstream_;
 };
 
 }  // namespace odm_test

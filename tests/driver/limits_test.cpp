@@ -187,17 +187,7 @@ TEST_F(Limits, TheHundredAndFirstOpenCursorOnAPoolOfAHundredIsPoolExhausted) {
 
 // ---- a server that stops answering, a connection that is reset ---------------------
 
-/// A client through a fault proxy in front of the test server; skips when the server's
-/// URI cannot be proxied.
-class Faults : public Limits {
- protected:
-  void SetUp() override {
-    Limits::SetUp();
-    upstream_ = single_host(uri_);
-    if (upstream_.empty()) GTEST_SKIP() << "the fault proxy needs a single-host URI without credentials or TLS";
-  }
-  std::string upstream_;
-};
+class Faults : public ThroughAProxy<Limits> {};
 
 TEST_F(Faults, AServerThatStopsAnsweringAfterTheHandshakeIsATimedConnectionError) {
   FaultProxy proxy(upstream_, {.fault = "stall", .after = 0, .commands = "find", .max_write_batch_size = 0});

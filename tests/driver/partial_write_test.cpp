@@ -192,15 +192,7 @@ TEST_F(PartialWrites, ASuccessfulBulkWriteReportsTheIdsOdmGenerated) {
 // ---- a connection reset between batches ---------------------------------------------
 
 /// Through a proxy that makes the server's write batches small (and maybe resets).
-class PartialWritesThroughAProxy : public PartialWrites {
- protected:
-  void SetUp() override {
-    PartialWrites::SetUp();
-    upstream_ = single_host(uri_);
-    if (upstream_.empty()) GTEST_SKIP() << "the fault proxy needs a single-host URI without credentials or TLS";
-  }
-  std::string upstream_;
-};
+class PartialWritesThroughAProxy : public ThroughAProxy<PartialWrites> {};
 
 TEST_F(PartialWritesThroughAProxy, AResetBetweenBatchesLeavesEveryDocumentAccountedFor) {
   unique_host();

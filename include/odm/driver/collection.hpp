@@ -63,15 +63,21 @@ Id decode_id(const Document& holder) {
   return id;
 }
 
-/// decode_id() of an id the server holds after a write: a DecodeError becomes a
-/// DecodeAfterWriteError. `operation` is "insert into ", "update in ", ...
+/// `decode(returned)`, where `returned` is what `operation` ("insert into ", "update in ",
+/// ...) returned after its write was applied: a DecodeError becomes a DecodeAfterWriteError.
+template <class Decode>
+auto decode_after_write(const Document& returned, const CollectionCore& core, const char* operation, Decode decode) {
+  try {
+    return decode(returned);
+  } catch (const DecodeError& error) {
+    throw_decode_after_write(error, operation + core.names()->full, returned);
+  }
+}
+
+/// The id in `{_id: value}` that a write returned.
 template <class Id>
 Id decode_written_id(const Document& holder, const CollectionCore& core, const char* operation) {
-  try {
-    return decode_id<Id>(holder);
-  } catch (const DecodeError& error) {
-    throw_decode_after_write(error, operation + core.names()->full, holder);
-  }
+  return decode_after_write(holder, core, operation, decode_id<Id>);
 }
 
 /// The typed result of a bulk write (or insert_many()); throws its error, if any, as a
@@ -99,16 +105,6 @@ BulkWriteResult<typename collection_id<T>::type> finish_bulk(BulkOutcome outcome
   written.write_errors = std::move(outcome.write_errors);
   written.statuses = std::move(outcome.statuses);
   throw_partial<T>(outcome.error, std::move(written));
-}
-
-/// from_bson<T>() of what a write returned: a DecodeError becomes a DecodeAfterWriteError.
-template <class T>
-T decode_written(const Document& returned, const CollectionCore& core, const char* operation) {
-  try {
-    return from_bson<T>(returned);
-  } catch (const DecodeError& error) {
-    throw_decode_after_write(error, operation + core.names()->full, returned);
-  }
 }
 
 /// `{_id: id}`.
@@ -459,7 +455,8 @@ class Collection {
                              const FindOneAndModifyOptions& options) {
     std::optional<Document> image = core_.find_one_and_modify(session, filter.bson(), update, options);
     if (!image) return std::nullopt;
-    return detail::decode_written<T>(*image, core_, "findAndModify in ");
+    return detail::decode_after_write(*image, core_, "findAndModify in ",
+                                      [](const Document& returned) { return from_bson<T>(returned); });
   }
 
   detail::CollectionCore core_;
