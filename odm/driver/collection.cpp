@@ -32,15 +32,16 @@ Document id_of(const bson_t* document) {
   return holder;
 }
 
-/// `document`, or a copy with a new ObjectId `_id` in front when it has none.
-Document with_id(const Document& document) {
-  if (bson_has_field(document.get(), "_id")) return document;
+/// Gives `document` a new ObjectId `_id` in front when it has none (a copy; none is made
+/// of a document that has its _id).
+void ensure_id(Document& document) {
+  if (bson_has_field(document.get(), "_id")) return;
   Document copy;
   bson_oid_t oid;
   bson_oid_init(&oid, nullptr);
   bson_append_oid(copy.get_mutable(), "_id", 3, &oid);
   bson_concat(copy.get_mutable(), document.get());
-  return copy;
+  document = std::move(copy);
 }
 
 /// The upsertedId of an update reply as `{_id: value}`.
@@ -147,14 +148,10 @@ void insert_complete(const CollectionCore& core, SessionState* session, const bs
 }
 }  // namespace
 
-Document CollectionCore::insert_one(SessionState* session, const Document& document) const {
-  if (bson_has_field(document.get(), "_id")) {  // no copy of a document that has its _id
-    insert_complete(*this, session, document.get());
-    return id_of(document.get());
-  }
-  const Document complete = with_id(document);
-  insert_complete(*this, session, complete.get());
-  return id_of(complete.get());
+Document CollectionCore::insert_one(SessionState* session, Document document) const {
+  ensure_id(document);
+  insert_complete(*this, session, document.get());
+  return id_of(document.get());
 }
 
 void CollectionCore::insert_one_with_id(SessionState* session, const Document& document) const {
@@ -487,7 +484,7 @@ BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOp
   outcome.insert_ids.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
     if (operations[i].kind != BulkOperation::Kind::insert_one) continue;
-    operations[i].first = with_id(operations[i].first);  // odm's id, so it can report it
+    ensure_id(operations[i].first);  // odm's id, so that it can report it
     outcome.insert_ids[i] = id_of(operations[i].first.get());
   }
   const std::string what = operation + namespace_of(*this);

@@ -126,7 +126,7 @@ class CollectionCore {
   const std::shared_ptr<ClientState>& client() const noexcept { return client_; }
 
   /// Inserts `document`, putting a new ObjectId `_id` first when it has none. Returns `{_id: value}`.
-  Document insert_one(SessionState* session, const Document& document) const;
+  Document insert_one(SessionState* session, Document document) const;
   /// The same for a document whose encoder always writes `_id` (a model with an id
   /// member): nothing to check, nothing to return.
   void insert_one_with_id(SessionState* session, const Document& document) const;
