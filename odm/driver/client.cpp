@@ -156,7 +156,9 @@ ClientState::ClientState(std::string_view uri, const ClientOptions& options) : m
   apply(MONGOC_URI_CONNECTTIMEOUTMS, "connectTimeoutMS", options.connect_timeout(), defaults.connect_timeout);
   apply(MONGOC_URI_SOCKETTIMEOUTMS, "socketTimeoutMS", options.socket_timeout(), defaults.socket_timeout);
   // libmongoc 1.23's mongoc_client_pool_pop() reads waitQueueTimeoutMS from the pool's
-  // URI: with it, the pop gives up (returns NULL) after that long; without it, it waits forever.
+  // URI at each pop: with a positive value it gives up (returns NULL) after that long,
+  // re-checking a monotonic deadline after each wake-up; without one it waits forever.
+  // (mongoc_client_pool_try_pop() never waits, which would fail at once under load.)
   pool_wait_timeout_ = apply(MONGOC_URI_WAITQUEUETIMEOUTMS, "waitQueueTimeoutMS", options.pool_wait_timeout(),
                              defaults.pool_wait_timeout);
   // The pool size: the option, else the URI's maxPoolSize, else 100 (libmongoc's).
