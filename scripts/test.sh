@@ -4,7 +4,8 @@
 #      integration (against the bundled test server, or MONGODB_URI) and example tests;
 #   2. clang++ 14, warnings as errors: the same build, unit tests run;
 #   3. AddressSanitizer + UndefinedBehaviorSanitizer: unit and integration tests;
-#   4. the integration tests and the examples of the g++ build again, against
+#   4. ThreadSanitizer: the library and the shared-client concurrency test only;
+#   5. the integration tests and the examples of the g++ build again, against
 #      mongo-java-server (tests/java-server), an engine independent of odm.
 # Each run lists the tests it skipped, with their reasons; the script ends with every
 # run's CTest summary. Build trees and logs go under ${ODM_BUILD_ROOT:-build}/.
@@ -60,6 +61,15 @@ configure_and_build asan -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug -DODM
   -DODM_BUILD_BENCHMARKS=OFF -DODM_BUILD_EXAMPLES=OFF
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   run_ctest "ASan+UBSan, unit and integration tests, odm test server" asan -L "unit|integration"
+
+echo "== ThreadSanitizer: the shared-client concurrency test"
+# Only odm and the concurrency test are built in this tree.
+cmake -S . -B "$root/tsan" -DODM_WARNINGS_AS_ERRORS=ON -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DODM_BUILD_BENCHMARKS=OFF -DODM_BUILD_EXAMPLES=OFF \
+  -DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread >/dev/null
+cmake --build "$root/tsan" --target odm_concurrency_tests -j"$jobs"
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+  run_ctest "ThreadSanitizer, concurrency test, odm test server" tsan -R '^concurrency\.'
 
 if [[ -z "${MONGODB_URI:-}" ]]; then
   echo "== g++: integration tests and examples against mongo-java-server"

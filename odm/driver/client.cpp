@@ -2,6 +2,7 @@
 
 #include "state.hpp"
 
+#include <odm/driver/client.hpp>
 #include <odm/driver/errors.hpp>
 
 #include <chrono>
@@ -128,26 +129,55 @@ ClientState::ClientState(std::string_view uri, const ClientOptions& options) : m
   uri_.reset(mongoc_uri_new_with_error(std::string(uri).c_str(), &error));
   if (!uri_) throw ConfigurationError("odm: invalid MongoDB URI \"" + printable_uri(uri) + "\": " + error.message);
 
-  // The server selection timeout: the option, else the URI's, else 10 s.
-  std::optional<std::chrono::milliseconds> selection = options.server_selection_timeout();
-  if (!selection && !mongoc_uri_has_option(uri_.get(), MONGOC_URI_SERVERSELECTIONTIMEOUTMS))
-    selection = std::chrono::milliseconds(10000);
-  auto set_timeout = [&](const char* key, const std::optional<std::chrono::milliseconds>& value, const char* what) {
-    if (!value) return;
-    if (value->count() <= 0 || value->count() > std::numeric_limits<std::int32_t>::max())
-      throw ConfigurationError(std::string("odm: the ") + what + " must be between 1 ms and 2^31 - 1 ms");
-    mongoc_uri_set_option_as_int32(uri_.get(), key, static_cast<std::int32_t>(value->count()));
+  // Every limit: the option, else the URI's, else odm's default. The URI may not ask for
+  // "no limit" (0 or a negative number, which libmongoc accepts): every wait has one.
+  using std::chrono::milliseconds;
+  const ClientLimits defaults;
+  auto apply = [&](const char* key, const char* name, const std::optional<milliseconds>& option,
+                   milliseconds fallback) {
+    std::int64_t value = fallback.count();
+    if (option) {
+      value = option->count();
+    } else if (mongoc_uri_has_option(uri_.get(), key)) {
+      value = mongoc_uri_get_option_as_int32(uri_.get(), key, 0);
+      if (value <= 0)
+        throw ConfigurationError(std::string("odm: the URI's ") + name + "=" + std::to_string(value) +
+                                 " asks for no limit; odm needs one (every wait must end): give a number of "
+                                 "milliseconds");
+    }
+    if (value <= 0 || value > std::numeric_limits<std::int32_t>::max())
+      throw ConfigurationError(std::string("odm: ") + name + " must be between 1 ms and 2^31 - 1 ms, not " +
+                               std::to_string(value) + " ms");
+    mongoc_uri_set_option_as_int32(uri_.get(), key, static_cast<std::int32_t>(value));
+    return milliseconds(value);
   };
-  set_timeout(MONGOC_URI_SERVERSELECTIONTIMEOUTMS, selection, "server selection timeout");
-  set_timeout(MONGOC_URI_CONNECTTIMEOUTMS, options.connect_timeout(), "connect timeout");
-  set_timeout(MONGOC_URI_SOCKETTIMEOUTMS, options.socket_timeout(), "socket timeout");
+  apply(MONGOC_URI_SERVERSELECTIONTIMEOUTMS, "serverSelectionTimeoutMS", options.server_selection_timeout(),
+        defaults.server_selection_timeout);
+  apply(MONGOC_URI_CONNECTTIMEOUTMS, "connectTimeoutMS", options.connect_timeout(), defaults.connect_timeout);
+  apply(MONGOC_URI_SOCKETTIMEOUTMS, "socketTimeoutMS", options.socket_timeout(), defaults.socket_timeout);
+  // libmongoc 1.23's mongoc_client_pool_pop() reads waitQueueTimeoutMS from the pool's
+  // URI at each pop: with a positive value it gives up (returns NULL) after that long,
+  // re-checking a monotonic deadline after each wake-up; without one it waits forever.
+  // (mongoc_client_pool_try_pop() never waits, which would fail at once under load.)
+  pool_wait_timeout_ = apply(MONGOC_URI_WAITQUEUETIMEOUTMS, "waitQueueTimeoutMS", options.pool_wait_timeout(),
+                             defaults.pool_wait_timeout);
+  // The pool size: the option, else the URI's maxPoolSize, else 100 (libmongoc's).
+  std::int64_t pool_size = defaults.max_pool_size;
+  if (options.max_pool_size())
+    pool_size = *options.max_pool_size();
+  else if (mongoc_uri_has_option(uri_.get(), MONGOC_URI_MAXPOOLSIZE))
+    pool_size = mongoc_uri_get_option_as_int32(uri_.get(), MONGOC_URI_MAXPOOLSIZE, 0);
+  if (pool_size <= 0 || pool_size > std::numeric_limits<std::int32_t>::max())
+    throw ConfigurationError("odm: the pool size (maxPoolSize) must be between 1 and 2^31 - 1, not " +
+                             std::to_string(pool_size));
+  max_pool_size_ = static_cast<std::uint32_t>(pool_size);
+  mongoc_uri_set_option_as_int32(uri_.get(), MONGOC_URI_MAXPOOLSIZE, static_cast<std::int32_t>(pool_size));
   // A pool always keeps trying until the timeout; say so explicitly.
   mongoc_uri_set_option_as_bool(uri_.get(), MONGOC_URI_SERVERSELECTIONTRYONCE, false);
 
   pool_.reset(mongoc_client_pool_new_with_error(uri_.get(), &error));
   if (!pool_) throw ConfigurationError("odm: cannot create a client pool for \"" + printable_uri(uri) + "\": " + error.message);
   mongoc_client_pool_set_error_api(pool_.get(), MONGOC_ERROR_API_VERSION_2);
-  if (options.max_pool_size()) mongoc_client_pool_max_size(pool_.get(), *options.max_pool_size());
   if (options.app_name() && !mongoc_client_pool_set_appname(pool_.get(), options.app_name()->c_str()))
     throw ConfigurationError("odm: cannot set the application name \"" + *options.app_name() + "\"");
 
@@ -166,6 +196,31 @@ std::shared_ptr<ClientState> open_client(std::string_view uri, const ClientOptio
   return std::make_shared<ClientState>(uri, options);
 }
 
+ClientLease::ClientLease(const ClientState& state) : pool_(state.pool()), client_(mongoc_client_pool_pop(pool_)) {
+  if (client_ != nullptr) return;
+  const std::string size = std::to_string(state.max_pool_size());
+  throw PoolExhausted("odm: the connection pool is exhausted: all " + size + " connection" +
+                          (state.max_pool_size() == 1 ? "" : "s") + " (max_pool_size " + size +
+                          ") stayed in use for " + std::to_string(state.pool_wait_timeout().count()) +
+                          " ms (pool_wait_timeout). Each running operation, open cursor and session holds "
+                          "one: finish or destroy cursors before other operations on the same thread, or "
+                          "raise max_pool_size",
+                      state.max_pool_size(), state.pool_wait_timeout());
+}
+
+ClientLimits client_limits(const ClientState& state) {
+  const auto get = [&](const char* key) {
+    return std::chrono::milliseconds(mongoc_uri_get_option_as_int32(state.uri(), key, 0));
+  };
+  ClientLimits limits;
+  limits.server_selection_timeout = get(MONGOC_URI_SERVERSELECTIONTIMEOUTMS);
+  limits.connect_timeout = get(MONGOC_URI_CONNECTTIMEOUTMS);
+  limits.socket_timeout = get(MONGOC_URI_SOCKETTIMEOUTMS);
+  limits.pool_wait_timeout = state.pool_wait_timeout();
+  limits.max_pool_size = state.max_pool_size();
+  return limits;
+}
+
 OperationClient::OperationClient(const std::shared_ptr<ClientState>& client, SessionState* session)
     : session_(session) {
   if (session != nullptr) {
@@ -173,7 +228,7 @@ OperationClient::OperationClient(const std::shared_ptr<ClientState>& client, Ses
       throw Error("odm: a session can only be used with databases and collections of the client that started it");
     client_ = session->client();
   } else {
-    lease_.emplace(client->pool());
+    lease_.emplace(*client);
     client_ = lease_->get();
   }
 }
@@ -187,7 +242,7 @@ void OperationClient::append_session(bson_t* opts) const {
 // ---- sessions --------------------------------------------------------------------
 
 SessionState* start_session(const std::shared_ptr<ClientState>& client) {
-  ClientLease lease(client->pool());
+  ClientLease lease(*client);
   bson_error_t error;
   ClientSessionHandle session(mongoc_client_start_session(lease.get(), nullptr, &error));
   if (!session) throw_error(error, nullptr, "start session");

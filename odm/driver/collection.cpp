@@ -5,7 +5,11 @@
 #include <odm/bson/containers.hpp>
 #include <odm/driver/errors.hpp>
 
+#include <algorithm>
+#include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace odm::detail {
 namespace {
@@ -28,15 +32,16 @@ Document id_of(const bson_t* document) {
   return holder;
 }
 
-/// `document`, or a copy with a new ObjectId `_id` in front when it has none.
-Document with_id(const Document& document) {
-  if (bson_has_field(document.get(), "_id")) return document;
+/// Gives `document` a new ObjectId `_id` in front when it has none (a copy; none is made
+/// of a document that has its _id).
+void ensure_id(Document& document) {
+  if (bson_has_field(document.get(), "_id")) return;
   Document copy;
   bson_oid_t oid;
   bson_oid_init(&oid, nullptr);
   bson_append_oid(copy.get_mutable(), "_id", 3, &oid);
   bson_concat(copy.get_mutable(), document.get());
-  return copy;
+  document = std::move(copy);
 }
 
 /// The upsertedId of an update reply as `{_id: value}`.
@@ -47,10 +52,6 @@ std::optional<Document> upserted_id(const bson_t* reply) {
   bson_append_iter(holder.get_mutable(), "_id", 3, &it);
   return holder;
 }
-
-struct BsonFreer {
-  void operator()(void* memory) const noexcept { bson_free(memory); }
-};
 
 const std::string& namespace_of(const CollectionCore& core) { return core.names()->full; }
 
@@ -147,43 +148,14 @@ void insert_complete(const CollectionCore& core, SessionState* session, const bs
 }
 }  // namespace
 
-Document CollectionCore::insert_one(SessionState* session, const Document& document) const {
-  if (bson_has_field(document.get(), "_id")) {  // no copy of a document that has its _id
-    insert_complete(*this, session, document.get());
-    return id_of(document.get());
-  }
-  const Document complete = with_id(document);
-  insert_complete(*this, session, complete.get());
-  return id_of(complete.get());
+Document CollectionCore::insert_one(SessionState* session, Document document) const {
+  ensure_id(document);
+  insert_complete(*this, session, document.get());
+  return id_of(document.get());
 }
 
 void CollectionCore::insert_one_with_id(SessionState* session, const Document& document) const {
   insert_complete(*this, session, document.get());
-}
-
-std::vector<Document> CollectionCore::insert_many(SessionState* session, const std::vector<Document>& documents,
-                                                  const WriteManyOptions& options) const {
-  Target target(*this, session);
-  std::vector<Document> complete;
-  complete.reserve(documents.size());
-  for (const Document& document : documents) complete.push_back(with_id(document));
-  // libmongoc wants `const bson_t**`. (A std::vector<const bson_t*> would do, but g++
-  // warns that it drops bson_t's alignment attribute from the template argument.)
-  std::unique_ptr<void, BsonFreer> storage(bson_malloc(complete.size() * sizeof(const bson_t*)));
-  auto** pointers = static_cast<const bson_t**>(storage.get());
-  for (std::size_t i = 0; i < complete.size(); ++i) pointers[i] = complete[i].get();
-  Document opts;
-  append_bool(opts.get_mutable(), "ordered", options.ordered());
-  target.client.append_session(opts.get_mutable());
-  OutDocument reply;
-  bson_error_t error;
-  if (!mongoc_collection_insert_many(target.collection.get(), pointers, complete.size(), opts.get(), reply.get(),
-                                     &error))
-    throw_error(error, reply.get(), "insert into " + namespace_of(*this));
-  std::vector<Document> ids;
-  ids.reserve(complete.size());
-  for (const Document& document : complete) ids.push_back(id_of(document.get()));
-  return ids;
 }
 
 CursorCore CollectionCore::find(SessionState* session, const Document& filter, const FindOptions& options) const {
@@ -312,72 +284,304 @@ std::optional<Document> CollectionCore::find_one_and_modify(SessionState* sessio
   std::uint32_t length = 0;
   const std::uint8_t* data = nullptr;
   bson_iter_document(&it, &length, &data);
-  return Document::from_bytes({data, length});
+  try {
+    return Document::from_bytes({data, length});
+  } catch (const DecodeError& error) {
+    throw_decode_after_write(error, "findAndModify in " + namespace_of(*this), Document());
+  }
 }
 
-WriteOutcome CollectionCore::bulk_write(SessionState* session, const std::vector<BulkOperation>& operations,
-                                        const WriteManyOptions& options) const {
-  Target target(*this, session);
-  Document opts;
-  append_bool(opts.get_mutable(), "ordered", options.ordered());
-  target.client.append_session(opts.get_mutable());
-  BulkHandle bulk(mongoc_collection_create_bulk_operation_with_opts(target.collection.get(), opts.get()));
+namespace {
+
+/// The command a write travels in. libmongoc sends consecutive writes of one command
+/// together, splitting them only by the server's limits.
+enum class CommandKind { insert, update, remove };
+
+CommandKind command_of(BulkOperation::Kind kind) {
+  switch (kind) {
+    case BulkOperation::Kind::insert_one:
+      return CommandKind::insert;
+    case BulkOperation::Kind::delete_one:
+    case BulkOperation::Kind::delete_many:
+      return CommandKind::remove;
+    default:
+      return CommandKind::update;
+  }
+}
+
+/// An upper bound on what a write adds to its command: the document, or the statement
+/// `{q: filter, u: update, upsert: true, multi: true}` / `{q: filter, limit: 1}`.
+std::size_t wire_size(const BulkOperation& op) {
+  constexpr std::size_t statement_keys = 64;
+  if (op.kind == BulkOperation::Kind::insert_one) return op.first.get()->len;
+  return op.first.get()->len + op.second.get()->len + statement_keys;
+}
+
+/// The most writes and bytes odm puts in one command, from the hello of the server the
+/// writes go to: within them libmongoc sends each group of writes as one command, so a
+/// failed command tells exactly which writes were in it.
+struct BatchLimits {
+  std::size_t writes = 100'000;
+  std::size_t bytes = 48'000'000 - 16 * 1024;
+};
+
+BatchLimits batch_limits(mongoc_client_t* client) {
+  // Room for the command document around the writes (collection, lsid, txnNumber,
+  // $clusterTime, writeConcern) and the message header.
+  constexpr std::int64_t command_room = 16 * 1024;
+  bson_error_t error;
+  const ServerDescriptionHandle server(mongoc_client_select_server(client, true, nullptr, &error));
+  if (!server) throw_error(error, nullptr, "select a server for writes");
+  const bson_t* hello = mongoc_server_description_hello_response(server.get());
+  BatchLimits limits;
+  if (const std::int64_t writes = int64_field(hello, "maxWriteBatchSize"); writes > 0)
+    limits.writes = static_cast<std::size_t>(writes);
+  if (const std::int64_t bytes = int64_field(hello, "maxMessageSizeBytes"); bytes > 2 * command_room)
+    limits.bytes = static_cast<std::size_t>(bytes - command_room);
+  return limits;
+}
+
+/// Writes [begin, end) of a bulk write, sent as one libmongoc bulk operation.
+struct Segment {
+  std::size_t begin;
+  std::size_t end;
+  BulkHandle bulk;
+};
+
+/// Splits the writes into segments of one command each and appends them to libmongoc
+/// bulk operations. Throws odm::Error when libmongoc refuses a write (nothing is sent then).
+std::vector<Segment> make_segments(mongoc_collection_t* collection, const std::vector<BulkOperation>& operations,
+                                   const BatchLimits& limits, const Document& opts, const std::string& what) {
   Document upsert_opts;
   append_bool(upsert_opts.get_mutable(), "upsert", true);
+  std::vector<Segment> segments;
+  std::size_t bytes = 0;
   bson_error_t error;
-  for (const BulkOperation& op : operations) {
+  for (std::size_t i = 0; i < operations.size(); ++i) {
+    const BulkOperation& op = operations[i];
+    const std::size_t size = wire_size(op);
+    if (segments.empty() || command_of(op.kind) != command_of(operations[segments.back().begin].kind) ||
+        i - segments.back().begin >= limits.writes || bytes + size > limits.bytes) {
+      segments.push_back(
+          Segment{i, i, BulkHandle(mongoc_collection_create_bulk_operation_with_opts(collection, opts.get()))});
+      bytes = 0;
+    }
+    bytes += size;
+    mongoc_bulk_operation_t* bulk = segments.back().bulk.get();
     const bson_t* update_opts = op.upsert ? upsert_opts.get() : nullptr;
     bool ok = false;
     switch (op.kind) {
       case BulkOperation::Kind::insert_one:
-        ok = mongoc_bulk_operation_insert_with_opts(bulk.get(), op.first.get(), nullptr, &error);
+        ok = mongoc_bulk_operation_insert_with_opts(bulk, op.first.get(), nullptr, &error);
         break;
       case BulkOperation::Kind::update_one:
-        ok = mongoc_bulk_operation_update_one_with_opts(bulk.get(), op.first.get(), op.second.get(), update_opts, &error);
+        ok = mongoc_bulk_operation_update_one_with_opts(bulk, op.first.get(), op.second.get(), update_opts, &error);
         break;
       case BulkOperation::Kind::update_many:
-        ok = mongoc_bulk_operation_update_many_with_opts(bulk.get(), op.first.get(), op.second.get(), update_opts,
-                                                         &error);
+        ok = mongoc_bulk_operation_update_many_with_opts(bulk, op.first.get(), op.second.get(), update_opts, &error);
         break;
       case BulkOperation::Kind::replace_one:
-        ok = mongoc_bulk_operation_replace_one_with_opts(bulk.get(), op.first.get(), op.second.get(), update_opts,
-                                                         &error);
+        ok = mongoc_bulk_operation_replace_one_with_opts(bulk, op.first.get(), op.second.get(), update_opts, &error);
         break;
       case BulkOperation::Kind::delete_one:
-        ok = mongoc_bulk_operation_remove_one_with_opts(bulk.get(), op.first.get(), nullptr, &error);
+        ok = mongoc_bulk_operation_remove_one_with_opts(bulk, op.first.get(), nullptr, &error);
         break;
       case BulkOperation::Kind::delete_many:
-        ok = mongoc_bulk_operation_remove_many_with_opts(bulk.get(), op.first.get(), nullptr, &error);
+        ok = mongoc_bulk_operation_remove_many_with_opts(bulk, op.first.get(), nullptr, &error);
         break;
     }
-    if (!ok) throw_error(error, nullptr, "bulk write to " + namespace_of(*this));
+    if (!ok) throw_error(error, nullptr, what + " (write " + std::to_string(i) + ")");
+    segments.back().end = i + 1;
   }
-  OutDocument reply;
-  if (mongoc_bulk_operation_execute(bulk.get(), reply.get(), &error) == 0)
-    throw_error(error, reply.get(), "bulk write to " + namespace_of(*this));
+  return segments;
+}
 
-  WriteOutcome outcome;
-  outcome.inserted = int64_field(reply.get(), "nInserted");
-  outcome.matched = int64_field(reply.get(), "nMatched");
-  outcome.modified = int64_field(reply.get(), "nModified");
-  outcome.deleted = int64_field(reply.get(), "nRemoved");
-  outcome.upserted = int64_field(reply.get(), "nUpserted");
+/// Calls `visit(element)` for each sub-document of the array `key` of `reply`.
+template <class Visit>
+void for_each_entry(const bson_t* reply, const char* key, Visit&& visit) {
   bson_iter_t it;
   bson_iter_t entries;
-  if (bson_iter_init_find(&it, reply.get(), "upserted") && BSON_ITER_HOLDS_ARRAY(&it) &&
-      bson_iter_recurse(&it, &entries)) {
-    while (bson_iter_next(&entries)) {
-      bson_iter_t field;
-      if (!BSON_ITER_HOLDS_DOCUMENT(&entries) || !bson_iter_recurse(&entries, &field)) continue;
+  if (!bson_iter_init_find(&it, reply, key) || !BSON_ITER_HOLDS_ARRAY(&it) || !bson_iter_recurse(&it, &entries)) return;
+  while (bson_iter_next(&entries)) {
+    if (!BSON_ITER_HOLDS_DOCUMENT(&entries)) continue;
+    std::uint32_t length = 0;
+    const std::uint8_t* data = nullptr;
+    bson_iter_document(&entries, &length, &data);
+    bson_t entry;
+    if (bson_init_static(&entry, data, length)) visit(&entry);
+  }
+}
+
+/// `entry` with its `index` moved by `offset` (a segment's position in the bulk write).
+Document shifted(const bson_t* entry, std::size_t offset, std::size_t* index) {
+  Document copy;
+  bson_iter_t it;
+  if (!bson_iter_init(&it, entry)) return copy;
+  while (bson_iter_next(&it)) {
+    if (std::string_view(bson_iter_key(&it)) == "index") {
+      *index = offset + static_cast<std::size_t>(bson_iter_as_int64(&it));
+      bson_append_int64(copy.get_mutable(), "index", 5, static_cast<std::int64_t>(*index));
+    } else {
+      bson_append_iter(copy.get_mutable(), bson_iter_key(&it), -1, &it);
+    }
+  }
+  return copy;
+}
+
+std::string string_field(const bson_t* document, const char* key) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, document, key) || !BSON_ITER_HOLDS_UTF8(&it)) return {};
+  std::uint32_t length = 0;
+  const char* text = bson_iter_utf8(&it, &length);
+  return std::string(text, length);
+}
+
+void append_documents(bson_t* parent, const char* key, const std::vector<Document>& documents) {
+  bson_t array;
+  bson_append_array_begin(parent, key, -1, &array);
+  for (std::size_t i = 0; i < documents.size(); ++i) {
+    const ArrayKey index(static_cast<std::uint32_t>(i));
+    bson_append_document(&array, index.view().data(), key_length(index.view()), documents[i].get());
+  }
+  bson_append_array_end(parent, &array);
+}
+
+/// The reply one bulk write over every segment would have had (positions in the whole
+/// bulk write), for the raw_reply() of the exception; with the error labels of the
+/// failure that decided the exception.
+Document merged_reply(const BulkOutcome& outcome, const std::vector<Document>& concern_errors,
+                      const Document& labels) {
+  Document reply;
+  bson_t* r = reply.get_mutable();
+  append_int64(r, "nInserted", outcome.counts.inserted);
+  append_int64(r, "nMatched", outcome.counts.matched);
+  append_int64(r, "nModified", outcome.counts.modified);
+  append_int64(r, "nRemoved", outcome.counts.deleted);
+  append_int64(r, "nUpserted", outcome.counts.upserted);
+  std::vector<Document> upserted;
+  for (const auto& [index, holder] : outcome.counts.upserted_ids) {
+    Document entry;
+    append_int64(entry.get_mutable(), "index", static_cast<std::int64_t>(index));
+    bson_concat(entry.get_mutable(), holder.get());
+    upserted.push_back(std::move(entry));
+  }
+  append_documents(r, "upserted", upserted);
+  std::vector<Document> write_errors;
+  for (const WriteFailure& failure : outcome.write_errors) write_errors.push_back(failure.details);
+  append_documents(r, "writeErrors", write_errors);
+  if (!concern_errors.empty()) append_documents(r, "writeConcernErrors", concern_errors);
+  bson_concat(r, labels.get());
+  return reply;
+}
+
+}  // namespace
+
+BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOperation> operations,
+                                       const WriteManyOptions& options, const char* operation) const {
+  const std::size_t count = operations.size();
+  BulkOutcome outcome;
+  outcome.statuses.assign(count, WriteStatus::not_attempted);
+  outcome.insert_ids.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (operations[i].kind != BulkOperation::Kind::insert_one) continue;
+    ensure_id(operations[i].first);  // odm's id, so that it can report it
+    outcome.insert_ids[i] = id_of(operations[i].first.get());
+  }
+  const std::string what = operation + namespace_of(*this);
+
+  // Nothing is sent until every write is in a libmongoc bulk operation.
+  std::optional<Target> target;
+  std::vector<Segment> segments;
+  try {
+    target.emplace(*this, session);
+    Document opts;
+    append_bool(opts.get_mutable(), "ordered", options.ordered());
+    target->client.append_session(opts.get_mutable());
+    segments = make_segments(target->collection.get(), operations, batch_limits(target->client.get()), opts, what);
+  } catch (const Error&) {
+    outcome.error = std::current_exception();
+    return outcome;
+  }
+
+  bool failed = false;
+  bson_error_t decisive{};  // the error the exception reports (when failed)
+  Document labels;                       // `{errorLabels: [...]}` of its reply
+  std::vector<Document> concern_errors;
+  for (Segment& segment : segments) {
+    OutDocument reply;
+    bson_error_t error;
+    const bool ok = mongoc_bulk_operation_execute(segment.bulk.get(), reply.get(), &error) != 0;
+    const bson_t* r = reply.get();
+    const std::int64_t inserted = int64_field(r, "nInserted");
+    outcome.counts.inserted += inserted;
+    outcome.counts.matched += int64_field(r, "nMatched");
+    outcome.counts.modified += int64_field(r, "nModified");
+    outcome.counts.deleted += int64_field(r, "nRemoved");
+    outcome.counts.upserted += int64_field(r, "nUpserted");
+    for_each_entry(r, "upserted", [&](const bson_t* entry) {
       std::size_t index = 0;
-      Document holder;
-      while (bson_iter_next(&field)) {
-        if (std::string_view(bson_iter_key(&field)) == "index")
-          index = static_cast<std::size_t>(bson_iter_as_int64(&field));
-        else if (std::string_view(bson_iter_key(&field)) == "_id")
-          bson_append_iter(holder.get_mutable(), "_id", 3, &field);
-      }
-      outcome.upserted_ids.emplace_back(index, std::move(holder));
+      const Document moved = shifted(entry, segment.begin, &index);
+      outcome.counts.upserted_ids.emplace_back(index, id_of(moved.get()));
+    });
+    std::optional<std::size_t> first_refused;
+    for_each_entry(r, "writeErrors", [&](const bson_t* entry) {
+      std::size_t index = segment.begin;
+      Document details = shifted(entry, segment.begin, &index);
+      if (index < segment.begin || index >= segment.end) return;  // not one of ours: ignore
+      outcome.statuses[index] = WriteStatus::refused;
+      if (!first_refused || index < *first_refused) first_refused = index;
+      outcome.write_errors.push_back(WriteFailure{index, static_cast<std::int32_t>(int64_field(entry, "code")),
+                                                  string_field(entry, "errmsg"), std::move(details)});
+    });
+    bool concern_failed = false;
+    for_each_entry(r, "writeConcernErrors", [&](const bson_t* entry) {
+      concern_errors.push_back(Document::copy_of(entry));
+      concern_failed = true;
+    });
+
+    // What became of the writes the server did not refuse.
+    auto mark = [&](std::size_t from, std::size_t to, WriteStatus status) {
+      for (std::size_t i = from; i < to; ++i)
+        if (outcome.statuses[i] != WriteStatus::refused) outcome.statuses[i] = status;
+    };
+    if (ok) {
+      mark(segment.begin, segment.end, WriteStatus::applied);
+      continue;
+    }
+    const bool connection_lost = error.domain == MONGOC_ERROR_STREAM || error.domain == MONGOC_ERROR_SERVER_SELECTION;
+    const bool writes_reported = !connection_lost && (first_refused || concern_failed);
+    if (error.domain == MONGOC_ERROR_STREAM) {
+      mark(segment.begin, segment.end, WriteStatus::unconfirmed);  // sent; the reply was lost
+    } else if (writes_reported) {
+      // The server answered for every write: an ordered one stops at its first refusal.
+      const bool stopped = options.ordered() && first_refused;
+      mark(segment.begin, stopped ? *first_refused : segment.end, WriteStatus::applied);
+      const auto applied = std::count(outcome.statuses.begin() + static_cast<std::ptrdiff_t>(segment.begin),
+                                      outcome.statuses.begin() + static_cast<std::ptrdiff_t>(segment.end),
+                                      WriteStatus::applied);
+      if (command_of(operations[segment.begin].kind) == CommandKind::insert && applied != inserted)
+        mark(segment.begin, segment.end, WriteStatus::unconfirmed);  // the counts disagree: claim nothing
+    } else if (error.domain != MONGOC_ERROR_SERVER_SELECTION) {
+      // A command error: the server did not say which writes it applied.
+      mark(segment.begin, segment.end, WriteStatus::unconfirmed);
+    }
+    if (!failed || connection_lost) {
+      failed = true;
+      decisive = error;
+      labels = Document();
+      bson_iter_t it;
+      if (bson_iter_init_find(&it, r, "errorLabels")) bson_append_iter(labels.get_mutable(), "errorLabels", -1, &it);
+    }
+    // A lost connection ends every bulk write; a refusal or a command error ends an ordered
+    // one; a write concern error alone ends none (the writes were applied).
+    if (connection_lost || (options.ordered() && !(writes_reported && !first_refused))) break;
+  }
+  if (failed) {
+    const Document reply = merged_reply(outcome, concern_errors, labels);
+    try {
+      throw_error(decisive, reply.get(), what);
+    } catch (const Error&) {
+      outcome.error = std::current_exception();
     }
   }
   return outcome;

@@ -100,5 +100,13 @@ void throw_error(const bson_error_t& error, const bson_t* reply, std::string_vie
   throw ServerError(std::move(what), code, std::move(message), std::move(raw));
 }
 
+void throw_decode_after_write(const DecodeError& error, std::string operation, Document returned) {
+  std::string reason =
+      error.reason() + " (in what " + operation + " returned after the write was applied: do not run the write again)";
+  DecodeAfterWriteError located(std::move(reason), std::move(operation), std::move(returned));
+  if (!error.path().empty()) located.prepend(error.path());
+  throw located;
+}
+
 }  // namespace detail
 }  // namespace odm

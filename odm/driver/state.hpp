@@ -9,6 +9,7 @@
 
 #include <mongoc/mongoc.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -36,6 +37,9 @@ using BulkHandle =
     std::unique_ptr<mongoc_bulk_operation_t, Destroyer<mongoc_bulk_operation_t, mongoc_bulk_operation_destroy>>;
 using FindAndModifyHandle = std::unique_ptr<mongoc_find_and_modify_opts_t,
                                             Destroyer<mongoc_find_and_modify_opts_t, mongoc_find_and_modify_opts_destroy>>;
+using ServerDescriptionHandle =
+    std::unique_ptr<mongoc_server_description_t,
+                    Destroyer<mongoc_server_description_t, mongoc_server_description_destroy>>;
 using ClientSessionHandle =
     std::unique_ptr<mongoc_client_session_t, Destroyer<mongoc_client_session_t, mongoc_client_session_destroy>>;
 
@@ -63,17 +67,24 @@ class ClientState {
 
   mongoc_client_pool_t* pool() const noexcept { return pool_.get(); }
   const CommandMonitor& monitor() const noexcept { return monitor_; }
+  /// The URI the pool was made from, with odm's defaults and the ClientOptions applied.
+  const mongoc_uri_t* uri() const noexcept { return uri_.get(); }
+  std::uint32_t max_pool_size() const noexcept { return max_pool_size_; }
+  std::chrono::milliseconds pool_wait_timeout() const noexcept { return pool_wait_timeout_; }
 
  private:
   UriHandle uri_;
+  std::uint32_t max_pool_size_ = 0;
+  std::chrono::milliseconds pool_wait_timeout_{0};
   CommandMonitor monitor_;
   PoolHandle pool_;  // declared last: destroyed first, while the monitor still exists
 };
 
-/// A client popped from the pool, pushed back when the lease ends.
+/// A client popped from the pool, pushed back when the lease ends. Waits at most the
+/// client's pool wait timeout for one, then throws PoolExhausted.
 class ClientLease {
  public:
-  explicit ClientLease(mongoc_client_pool_t* pool) : pool_(pool), client_(mongoc_client_pool_pop(pool)) {}
+  explicit ClientLease(const ClientState& state);
   ClientLease(ClientLease&& other) noexcept
       : pool_(other.pool_), client_(std::exchange(other.client_, nullptr)) {}
   ClientLease& operator=(ClientLease&&) = delete;

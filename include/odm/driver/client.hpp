@@ -7,8 +7,10 @@
 //                      odm::ClientOptions{}.server_selection_timeout(std::chrono::seconds(5)));
 //   auto books = client.database("library").collection<Book>();
 //
-// An unreachable server is an odm::ConnectionError after the server selection timeout
-// (10 s unless set), never a hang.
+// Every wait has a limit (ClientLimits below): an unreachable server is an
+// odm::ConnectionError after the server selection timeout, a server that stops answering
+// one after the socket timeout, and a pool whose connections all stay in use an
+// odm::PoolExhausted after the pool wait timeout; never a hang.
 
 #include <odm/bson/document.hpp>
 #include <odm/driver/collection.hpp>
@@ -18,6 +20,8 @@
 #include <odm/driver/session.hpp>
 #include <odm/model/collection_name.hpp>
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,8 +29,27 @@
 
 namespace odm {
 
+/// The limits a client runs with (Client::limits()). A default-constructed one holds
+/// odm's defaults, which apply where neither ClientOptions nor the URI set a value.
+struct ClientLimits {
+  /// Waiting for a usable server [serverSelectionTimeoutMS].
+  std::chrono::milliseconds server_selection_timeout{10'000};
+  /// Opening a connection, and each heartbeat of the server monitor [connectTimeoutMS].
+  std::chrono::milliseconds connect_timeout{10'000};
+  /// Waiting for the reply to a sent command [socketTimeoutMS].
+  std::chrono::milliseconds socket_timeout{30'000};
+  /// Waiting for a free pooled connection [waitQueueTimeoutMS].
+  std::chrono::milliseconds pool_wait_timeout{10'000};
+  /// Connections open at once [maxPoolSize].
+  std::uint32_t max_pool_size = 100;
+
+  friend bool operator==(const ClientLimits&, const ClientLimits&) = default;
+};
+
 class Database;
 namespace detail {
+/// The limits of a client's pool (odm/driver/client.cpp).
+ClientLimits client_limits(const ClientState& state);
 /// The database `name` of a client's state (for code that holds only the state, like a cursor).
 Database database_of(std::shared_ptr<ClientState> client, std::string name);
 }  // namespace detail
@@ -80,6 +103,10 @@ class Client {
 
   Database database(std::string name) const { return Database(state_, std::move(name)); }
   Database operator[](std::string name) const { return database(std::move(name)); }
+
+  /// The timeouts and pool size this client runs with, after ClientOptions, the URI and
+  /// odm's defaults were merged (in that order of precedence).
+  ClientLimits limits() const { return detail::client_limits(*state_); }
 
   /// Starts a logical session (for transactions). Throws when the server has no sessions.
   Session start_session() const { return Session(detail::start_session(state_)); }

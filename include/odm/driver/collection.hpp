@@ -25,6 +25,7 @@
 #include <odm/driver/cursor.hpp>
 #include <odm/driver/errors.hpp>
 #include <odm/driver/options.hpp>
+#include <odm/driver/results.hpp>
 #include <odm/driver/session.hpp>
 #include <odm/fields/object_id.hpp>
 #include <odm/model/collection_name.hpp>
@@ -47,17 +48,6 @@ namespace odm {
 
 namespace detail {
 
-/// The id type of a collection of T: T's id member, or ObjectId when T has none (the
-/// server-side default _id, which insert_one generates).
-template <class T>
-struct collection_id {
-  using type = ObjectId;
-};
-template <has_id T>
-struct collection_id<T> {
-  using type = std::remove_cvref_t<id_type_t<T>>;
-};
-
 /// Reads the value of `{_id: value}`.
 template <class Id>
 Id decode_id(const Document& holder) {
@@ -73,6 +63,50 @@ Id decode_id(const Document& holder) {
   return id;
 }
 
+/// `decode(returned)`, where `returned` is what `operation` ("insert into ", "update in ",
+/// ...) returned after its write was applied: a DecodeError becomes a DecodeAfterWriteError.
+template <class Decode>
+auto decode_after_write(const Document& returned, const CollectionCore& core, const char* operation, Decode decode) {
+  try {
+    return decode(returned);
+  } catch (const DecodeError& error) {
+    throw_decode_after_write(error, operation + core.names()->full, returned);
+  }
+}
+
+/// The id in `{_id: value}` that a write returned.
+template <class Id>
+Id decode_written_id(const Document& holder, const CollectionCore& core, const char* operation) {
+  return decode_after_write(holder, core, operation, decode_id<Id>);
+}
+
+/// The typed result of a bulk write (or insert_many()); throws its error, if any, as a
+/// PartialWrite<T> that says what was written.
+template <class T>
+BulkWriteResult<typename collection_id<T>::type> finish_bulk(BulkOutcome outcome, const CollectionCore& core,
+                                                             const char* operation) {
+  using Id = typename collection_id<T>::type;
+  WrittenSoFar<Id> written;
+  BulkWriteResult<Id>& result = written.result;
+  result.inserted = outcome.counts.inserted;
+  result.matched = outcome.counts.matched;
+  result.modified = outcome.counts.modified;
+  result.deleted = outcome.counts.deleted;
+  result.upserted = outcome.counts.upserted;
+  written.ids.resize(outcome.insert_ids.size());
+  for (std::size_t i = 0; i < outcome.insert_ids.size(); ++i) {
+    if (outcome.insert_ids[i].empty()) continue;
+    written.ids[i] = decode_written_id<Id>(outcome.insert_ids[i], core, operation);
+    if (outcome.statuses[i] == WriteStatus::applied) result.inserted_ids.push_back(*written.ids[i]);
+  }
+  for (auto& [index, holder] : outcome.counts.upserted_ids)
+    result.upserted_ids.emplace_back(index, decode_written_id<Id>(holder, core, operation));
+  if (!outcome.error) return std::move(written.result);
+  written.write_errors = std::move(outcome.write_errors);
+  written.statuses = std::move(outcome.statuses);
+  throw_partial<T>(outcome.error, std::move(written));
+}
+
 /// `{_id: id}`.
 template <class Id>
 Document id_filter(const Id& id) {
@@ -82,39 +116,6 @@ Document id_filter(const Id& id) {
 }
 
 }  // namespace detail
-
-template <class Id>
-struct InsertOneResult {
-  Id inserted_id;
-};
-
-template <class Id>
-struct InsertManyResult {
-  std::int64_t inserted = 0;
-  std::vector<Id> inserted_ids;  // in the order of the input
-};
-
-template <class Id>
-struct UpdateResult {
-  std::int64_t matched = 0;
-  std::int64_t modified = 0;
-  std::optional<Id> upserted_id;  // set when the update inserted a document
-};
-
-struct DeleteResult {
-  std::int64_t deleted = 0;
-};
-
-template <class Id>
-struct BulkWriteResult {
-  std::int64_t inserted = 0;
-  std::int64_t matched = 0;
-  std::int64_t modified = 0;
-  std::int64_t deleted = 0;
-  std::int64_t upserted = 0;
-  /// For each upsert: the position of its write in the bulk write and the new id.
-  std::vector<std::pair<std::size_t, Id>> upserted_ids;
-};
 
 template <document_model T>
 class Collection;
@@ -126,7 +127,8 @@ class BulkWrite {
  public:
   using id_type = typename detail::collection_id<T>::type;
 
-  /// Inserts `value`, first assigning a new id when its id is an unset ObjectId.
+  /// Inserts `value`, first assigning a new id when its id is an unset ObjectId (a model
+  /// without an id member gets one too, in the document only: see the result's inserted_ids).
   BulkWrite& insert_one(T& value) {
     Collection<T>::assign_id_if_unset(value);
     return push(detail::BulkOperation::Kind::insert_one, to_bson(value));
@@ -156,8 +158,9 @@ class BulkWrite {
   std::size_t size() const noexcept { return operations_.size(); }
   bool empty() const noexcept { return operations_.empty(); }
 
-  /// Sends the writes. An empty bulk write sends nothing. Throws WriteError (or
-  /// DuplicateKeyError) for the first write the server rejected.
+  /// Sends the writes and empties the bulk write (an empty one sends nothing). A write
+  /// the server refused, a lost connection or any other failure throws the matching
+  /// odm::Error, which is also an odm::PartialWrite<T> saying what became of each write.
   BulkWriteResult<id_type> execute() { return execute_in(nullptr); }
   BulkWriteResult<id_type> execute(Session& session) { return execute_in(session.state()); }
 
@@ -171,18 +174,10 @@ class BulkWrite {
   }
 
   BulkWriteResult<id_type> execute_in(detail::SessionState* session) {
-    BulkWriteResult<id_type> result;
-    if (operations_.empty()) return result;
-    detail::WriteOutcome outcome = core_.bulk_write(session, operations_, options_);
-    operations_.clear();
-    result.inserted = outcome.inserted;
-    result.matched = outcome.matched;
-    result.modified = outcome.modified;
-    result.deleted = outcome.deleted;
-    result.upserted = outcome.upserted;
-    for (auto& [index, holder] : outcome.upserted_ids)
-      result.upserted_ids.emplace_back(index, detail::decode_id<id_type>(holder));
-    return result;
+    if (operations_.empty()) return {};
+    std::vector<detail::BulkOperation> operations = std::exchange(operations_, {});
+    return detail::finish_bulk<T>(core_.bulk_write(session, std::move(operations), options_, "bulk write to "), core_,
+                                  "bulk write to ");
   }
 
   detail::CollectionCore core_;
@@ -216,7 +211,9 @@ class Collection {
   }
 
   /// Inserts every element of `values` (a range of T), assigning ids into the elements
-  /// when the range is mutable. Ordered by default: stops at the first failure.
+  /// when the range is mutable. Ordered by default: stops at the first failure. A failure
+  /// throws the matching odm::Error, which is also an odm::PartialWrite<T> saying which
+  /// documents were stored.
   template <std::ranges::input_range R>
     requires std::same_as<std::remove_cvref_t<std::ranges::range_reference_t<R>>, T>
   InsertManyResult<id_type> insert_many(R&& values, InsertManyOptions options = {}) {
@@ -325,7 +322,9 @@ class Collection {
   // ---- find and modify ----------------------------------------------------------
 
   /// Updates the first match and returns it as it was before (the default) or after
-  /// the update; std::nullopt when nothing matched (and no upsert happened).
+  /// the update; std::nullopt when nothing matched (and no upsert happened). A returned
+  /// document that does not fit T throws odm::DecodeAfterWriteError: the update was
+  /// applied (the same for _replace and _delete).
   std::optional<T> find_one_and_update(const Filter<T>& filter, const Update<T>& update,
                                        FindOneAndUpdateOptions options = {}) {
     return modify_in(nullptr, filter, &update.bson(), options);
@@ -375,7 +374,7 @@ class Collection {
       core_.insert_one_with_id(session, to_bson(value));
       return {id_of(value)};
     } else {
-      return {detail::decode_id<id_type>(core_.insert_one(session, to_bson(value)))};
+      return {detail::decode_written_id<id_type>(core_.insert_one(session, to_bson(value)), core_, "insert into ")};
     }
   }
   InsertOneResult<id_type> insert_one_copy(detail::SessionState* session, const T& value) {
@@ -386,34 +385,36 @@ class Collection {
       core_.insert_one_with_id(session, to_bson(value));
       return {id_of(value)};
     } else {
-      return {detail::decode_id<id_type>(core_.insert_one(session, to_bson(value)))};
+      return {detail::decode_written_id<id_type>(core_.insert_one(session, to_bson(value)), core_, "insert into ")};
     }
   }
 
   template <class R>
   InsertManyResult<id_type> insert_many_in(detail::SessionState* session, R&& values, const InsertManyOptions& options) {
-    std::vector<Document> documents;
-    if constexpr (std::ranges::sized_range<R>) documents.reserve(std::ranges::size(values));
+    std::vector<detail::BulkOperation> operations;
+    if constexpr (std::ranges::sized_range<R>) operations.reserve(std::ranges::size(values));
+    auto push = [&](const T& value) {
+      operations.push_back(detail::BulkOperation{detail::BulkOperation::Kind::insert_one, to_bson(value), {}, false});
+    };
     for (auto&& value : values) {
       if constexpr (std::is_const_v<std::remove_reference_t<decltype(value)>>) {
         if constexpr (generates_ids) {
           T copy = value;
           assign_id_if_unset(copy);
-          documents.push_back(to_bson(copy));
+          push(copy);
         } else {
-          documents.push_back(to_bson(value));
+          push(value);
         }
       } else {
         assign_id_if_unset(value);
-        documents.push_back(to_bson(value));
+        push(value);
       }
     }
-    InsertManyResult<id_type> result;
-    if (documents.empty()) return result;
-    for (const Document& holder : core_.insert_many(session, documents, options))
-      result.inserted_ids.push_back(detail::decode_id<id_type>(holder));
-    result.inserted = static_cast<std::int64_t>(result.inserted_ids.size());
-    return result;
+    if (operations.empty()) return {};
+    BulkWriteResult<id_type> written =
+        detail::finish_bulk<T>(core_.bulk_write(session, std::move(operations), options, "insert into "), core_,
+                               "insert into ");
+    return {written.inserted, std::move(written.inserted_ids)};
   }
 
   template <class R>
@@ -443,7 +444,10 @@ class Collection {
                                   const Document& update, const UpdateOptions& options) {
     detail::WriteOutcome outcome = core_.update(session, kind, filter, update, options);
     UpdateResult<id_type> result{outcome.matched, outcome.modified, std::nullopt};
-    if (!outcome.upserted_ids.empty()) result.upserted_id = detail::decode_id<id_type>(outcome.upserted_ids.front().second);
+    if (!outcome.upserted_ids.empty())
+      result.upserted_id = detail::decode_written_id<id_type>(outcome.upserted_ids.front().second, core_,
+                                                              kind == detail::UpdateKind::replace ? "replace in "
+                                                                                                  : "update in ");
     return result;
   }
 
@@ -451,7 +455,8 @@ class Collection {
                              const FindOneAndModifyOptions& options) {
     std::optional<Document> image = core_.find_one_and_modify(session, filter.bson(), update, options);
     if (!image) return std::nullopt;
-    return from_bson<T>(*image);
+    return detail::decode_after_write(*image, core_, "findAndModify in ",
+                                      [](const Document& returned) { return from_bson<T>(returned); });
   }
 
   detail::CollectionCore core_;

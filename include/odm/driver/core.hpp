@@ -5,6 +5,7 @@
 // this header directly.
 
 #include <odm/bson/document.hpp>
+#include <odm/driver/errors.hpp>
 #include <odm/driver/options.hpp>
 #include <odm/error.hpp>
 
@@ -12,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,6 +85,25 @@ struct BulkOperation {
   bool upsert = false;
 };
 
+/// What became of a bulk write (insert_many() is a bulk write of inserts).
+struct BulkOutcome {
+  /// What the server acknowledged; upserted_ids are `{_id: value}` by write position.
+  WriteOutcome counts;
+  /// One per write.
+  std::vector<WriteStatus> statuses;
+  /// The refused writes, by position.
+  std::vector<WriteFailure> write_errors;
+  /// One per write: `{_id: value}` of the document an insert carried, `{}` for the others.
+  std::vector<Document> insert_ids;
+  /// The odm::Error that stopped the writes, with a reply that covers all of them; null
+  /// when every write was applied.
+  std::exception_ptr error;
+};
+
+/// Throws DecodeAfterWriteError: `error` arose decoding `returned`, what `operation`
+/// ("findAndModify in db.coll") returned after its write was applied.
+[[noreturn]] void throw_decode_after_write(const DecodeError& error, std::string operation, Document returned);
+
 enum class UpdateKind { one, many, replace };
 
 /// A collection's names, made once per collection handle and shared by its copies and
@@ -105,13 +126,10 @@ class CollectionCore {
   const std::shared_ptr<ClientState>& client() const noexcept { return client_; }
 
   /// Inserts `document`, putting a new ObjectId `_id` first when it has none. Returns `{_id: value}`.
-  Document insert_one(SessionState* session, const Document& document) const;
+  Document insert_one(SessionState* session, Document document) const;
   /// The same for a document whose encoder always writes `_id` (a model with an id
   /// member): nothing to check, nothing to return.
   void insert_one_with_id(SessionState* session, const Document& document) const;
-  /// The same for many; returns the `{_id: value}` of each, in order.
-  std::vector<Document> insert_many(SessionState* session, const std::vector<Document>& documents,
-                                    const WriteManyOptions& options) const;
   CursorCore find(SessionState* session, const Document& filter, const FindOptions& options) const;
   /// `pipeline` is a BSON array of stages or `{pipeline: [...]}`.
   CursorCore aggregate(SessionState* session, const Document& pipeline, const AggregateOptions& options) const;
@@ -123,8 +141,12 @@ class CollectionCore {
   /// Returns the before/after image, or nothing when no document matched.
   std::optional<Document> find_one_and_modify(SessionState* session, const Document& filter, const Document* update,
                                               const FindOneAndModifyOptions& options) const;
-  WriteOutcome bulk_write(SessionState* session, const std::vector<BulkOperation>& operations,
-                          const WriteManyOptions& options) const;
+  /// Sends the writes in as few commands as the server takes, one command at a time, so
+  /// that the fate of each write is known when one fails; gives a new ObjectId `_id` to
+  /// each inserted document without one. Reports errors in the outcome, never throws
+  /// odm::Error. `operation` names it in messages ("insert into ", "bulk write to ").
+  BulkOutcome bulk_write(SessionState* session, std::vector<BulkOperation> operations, const WriteManyOptions& options,
+                         const char* operation) const;
   void drop(SessionState* session) const;
 
  private:

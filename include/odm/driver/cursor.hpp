@@ -10,7 +10,9 @@
 // offending path, and the cursor stays usable: `++it` (or begin() again, or next())
 // goes on with the following document.
 //
-// A cursor holds one pooled connection until it is destroyed or exhausted.
+// A cursor holds one pooled connection from find()/aggregate() until it is exhausted or
+// destroyed. Another operation on a thread that keeps a cursor open needs a second one:
+// on a pool with none free it throws odm::PoolExhausted after the pool wait timeout.
 
 #include <odm/bson/convert.hpp>
 #include <odm/bson/document.hpp>

@@ -5,18 +5,26 @@
 //
 //   odm::Error
 //   ├── ConfigurationError      the URI or an option is invalid (nothing was sent)
-//   ├── ConnectionError         no server could be selected within the timeout, or the
-//   │                           connection broke
+//   ├── ConnectionError         no server could be selected within the timeout, a reply
+//   │   │                       did not come within the socket timeout, or the connection broke
+//   │   └── PoolExhausted       no pooled connection became free within the pool wait timeout
 //   ├── DriverError             libmongoc refused an operation on the client side
 //   │                           (e.g. a transaction on a server that cannot run one)
 //   ├── NotFound                get_by_id() of an id no document has
 //   └── ServerError             the server answered with an error: code, message, reply
 //       └── WriteError          ... for a write (the reply has `writeErrors`)
 //           └── DuplicateKeyError   ... E11000, with the index name and key when given
+//   DecodeError (odm/error.hpp)
+//   └── DecodeAfterWriteError   a write was applied, but what it returned does not fit the model
+//
+// insert_many() and bulk_write() of a Collection<T> add what they wrote to the exception
+// they throw: it is also an odm::PartialWrite<T> (odm/driver/collection.hpp).
 
 #include <odm/bson/document.hpp>
 #include <odm/error.hpp>
 
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -43,6 +51,24 @@ class ConnectionError : public Error {
 
  private:
   Document raw_reply_;
+};
+
+/// Every connection of the client's pool stayed in use for ClientOptions::pool_wait_timeout.
+/// Each running operation, open cursor and session holds one connection: a thread that
+/// keeps a cursor open while it runs another operation needs two, so with
+/// `max_pool_size(1)` that operation can never get one.
+class PoolExhausted : public ConnectionError {
+ public:
+  PoolExhausted(std::string what, std::uint32_t max_pool_size, std::chrono::milliseconds wait_timeout)
+      : ConnectionError(std::move(what)), max_pool_size_(max_pool_size), wait_timeout_(wait_timeout) {}
+  /// The pool's size: this many connections were all in use.
+  std::uint32_t max_pool_size() const noexcept { return max_pool_size_; }
+  /// How long the operation waited for one of them.
+  std::chrono::milliseconds wait_timeout() const noexcept { return wait_timeout_; }
+
+ private:
+  std::uint32_t max_pool_size_;
+  std::chrono::milliseconds wait_timeout_;
 };
 
 /// libmongoc refused the operation itself (invalid arguments, a transaction the
@@ -115,6 +141,45 @@ class DuplicateKeyError : public WriteError {
   std::string index_name_;
   Document key_pattern_;
   Document key_value_;
+};
+
+/// The server applied a write, then returned a document (find_one_and_update/_replace/
+/// _delete) or an id (an upsert, an insert) that does not fit the model. The write is
+/// done: do not run it again (an `$inc` would count twice). returned() keeps what the
+/// server sent, so nothing is lost, not even the document find_one_and_delete removed.
+class DecodeAfterWriteError : public DecodeError {
+ public:
+  DecodeAfterWriteError(std::string reason, std::string operation, Document returned)
+      : DecodeError(std::move(reason)), operation_(std::move(operation)), returned_(std::move(returned)) {}
+  /// "findAndModify in db.coll", "update in db.coll", "insert into db.coll", ...
+  const std::string& operation() const noexcept { return operation_; }
+  /// The document (or `{_id: value}`) the server returned; `{}` when its bytes were not BSON.
+  const Document& returned() const noexcept { return returned_; }
+
+ private:
+  std::string operation_;
+  Document returned_;
+};
+
+/// One write of an insert_many() or bulk_write() that the server refused (an element of
+/// the reply's `writeErrors`).
+struct WriteFailure {
+  /// The write's position: in the input range of insert_many(), among the writes of a bulk write.
+  std::size_t index = 0;
+  /// The server's error code, e.g. 11000 for a duplicate key.
+  std::int32_t code = 0;
+  std::string message;
+  /// The whole `writeErrors` element (errInfo, keyPattern, keyValue, ...), its index made
+  /// the write's position as above.
+  Document details;
+};
+
+/// What became of one write of a failed insert_many() or bulk_write().
+enum class WriteStatus {
+  applied,       ///< the server acknowledged it
+  refused,       ///< the server refused it: it has a WriteFailure
+  unconfirmed,   ///< sent, but the connection failed before the reply: it may or may not be applied
+  not_attempted  ///< never sent (an ordered write stopped before it, or the connection was lost)
 };
 
 }  // namespace odm

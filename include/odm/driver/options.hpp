@@ -61,30 +61,38 @@ struct CommandMonitor {
   bool enabled() const noexcept { return started || succeeded || failed; }
 };
 
-/// How odm::Client connects.
+/// How odm::Client connects. Every wait has a limit, taken from the first of: the option
+/// set here, the URI's option (named in brackets), odm's default (beside each setter).
+/// Client::limits() says which values a client runs with.
 class ClientOptions {
  public:
   /// How long an operation waits for a usable server before it fails with
-  /// odm::ConnectionError (libmongoc's serverSelectionTimeoutMS). Unset: the URI's value,
-  /// else 10 s.
+  /// odm::ConnectionError [serverSelectionTimeoutMS]. Default 10 s.
   ClientOptions& server_selection_timeout(std::chrono::milliseconds timeout) {
     server_selection_timeout_ = timeout;
     return *this;
   }
-  /// How long opening a connection (TCP, TLS and the handshake) may take (libmongoc's
-  /// connectTimeoutMS). Unset: the URI's value, else 10 s.
+  /// How long opening a connection (TCP, TLS and the handshake) may take; also the
+  /// limit on each heartbeat of the server monitor [connectTimeoutMS]. Default 10 s.
   ClientOptions& connect_timeout(std::chrono::milliseconds timeout) {
     connect_timeout_ = timeout;
     return *this;
   }
   /// How long a sent command may wait for its reply before the operation fails with
-  /// odm::ConnectionError (libmongoc's socketTimeoutMS). Unset: the URI's value, else 5 min.
+  /// odm::ConnectionError [socketTimeoutMS]. Default 30 s (libmongoc's own is 5 min);
+  /// raise it above the longest `max_time` a query may run for.
   ClientOptions& socket_timeout(std::chrono::milliseconds timeout) {
     socket_timeout_ = timeout;
     return *this;
   }
-  /// Upper bound on connections (pooled clients) open at once; an operation waits for a
-  /// free one. Unset: the URI's maxPoolSize, else libmongoc's 100.
+  /// How long an operation waits for a free pooled connection before it fails with
+  /// odm::PoolExhausted [waitQueueTimeoutMS]. Default 10 s.
+  ClientOptions& pool_wait_timeout(std::chrono::milliseconds timeout) {
+    pool_wait_timeout_ = timeout;
+    return *this;
+  }
+  /// Upper bound on connections (pooled clients) open at once; each running operation,
+  /// open cursor and session holds one [maxPoolSize]. Default 100.
   ClientOptions& max_pool_size(std::uint32_t size) {
     max_pool_size_ = size;
     return *this;
@@ -121,6 +129,7 @@ class ClientOptions {
   }
   const std::optional<std::chrono::milliseconds>& connect_timeout() const noexcept { return connect_timeout_; }
   const std::optional<std::chrono::milliseconds>& socket_timeout() const noexcept { return socket_timeout_; }
+  const std::optional<std::chrono::milliseconds>& pool_wait_timeout() const noexcept { return pool_wait_timeout_; }
   const std::optional<std::uint32_t>& max_pool_size() const noexcept { return max_pool_size_; }
   const std::optional<std::string>& app_name() const noexcept { return app_name_; }
   const CommandMonitor& command_monitor() const noexcept { return monitor_; }
@@ -129,6 +138,7 @@ class ClientOptions {
   std::optional<std::chrono::milliseconds> server_selection_timeout_;
   std::optional<std::chrono::milliseconds> connect_timeout_;
   std::optional<std::chrono::milliseconds> socket_timeout_;
+  std::optional<std::chrono::milliseconds> pool_wait_timeout_;
   std::optional<std::uint32_t> max_pool_size_;
   std::optional<std::string> app_name_;
   CommandMonitor monitor_;
