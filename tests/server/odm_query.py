@@ -14,7 +14,7 @@ from bson.decimal128 import Decimal128
 from bson.int64 import Int64
 
 from odm_values import (MISSING, RE_TYPE, EMPTY_ARRAY_SORT_KEY,
-                        bson_cmp, bson_eq, is_number, num_kind, arith,
+                        bson_cmp, bson_eq, canon, is_number, num_kind, arith,
                         zero_like, ArithOverflow, type_order, type_name,
                         fmt_value, fmt_doc, T_MINKEY, T_MAXKEY)
 
@@ -33,7 +33,15 @@ CODE_NAMES = {
     197: 'InvalidIndexSpecificationOption', 8: 'UnknownError',
     11000: 'DuplicateKey', 15: 'Overflow', 16: 'InvalidLength',
     40352: 'Location40352', 51246: 'Location51246', 31254: 'Location31254',
-    10003: 'Location10003', 2: 'BadValue',
+    10003: 'Location10003', 50: 'MaxTimeMSExpired', 64: 'WriteConcernFailed',
+    79: 'UnknownReplWriteConcern', 100: 'UnsatisfiableWriteConcern', 112: 'WriteConflict',
+    117: 'ConflictingOperationInProgress', 171: 'CannotIndexParallelArrays',
+    225: 'TransactionTooOld', 251: 'NoSuchTransaction', 256: 'TransactionCommitted',
+    263: 'OperationNotSupportedInTransaction', 6: 'HostUnreachable', 7: 'HostNotFound',
+    89: 'NetworkTimeout', 91: 'ShutdownInProgress', 189: 'PrimarySteppedDown',
+    262: 'ExceededTimeLimit', 9001: 'SocketException', 10107: 'NotWritablePrimary',
+    11600: 'InterruptedAtShutdown', 11602: 'InterruptedDueToReplStateChange',
+    13435: 'NotPrimaryNoSecondaryOk', 13436: 'NotPrimaryOrSecondary',
 }
 
 
@@ -254,26 +262,55 @@ def _eq_value(v, x):
     return bson_eq(v, x)
 
 
+class _InList(object):
+    """An $in list prepared once: hashed keys of its values (canon equality is
+    bson_eq), whether it holds null, and its regexes."""
+    __slots__ = ('source', 'keys', 'has_null', 'regexes')
+
+    def __init__(self, arr):
+        self.source = arr   # keeps the list alive while it is cached by id()
+        self.keys = set()
+        self.has_null = False
+        self.regexes = []
+        for x in arr:
+            if isinstance(x, (Regex, RE_TYPE)):
+                self.regexes.append(_regex_from(x, None))
+            elif is_operator_doc(x):
+                raise bad_value('cannot nest $ under $in')
+            elif x is None:
+                self.has_null = True
+            else:
+                self.keys.add(canon(x))
+
+    def contains(self, v):
+        if v is MISSING or v is None:
+            return self.has_null
+        try:
+            if canon(v) in self.keys:
+                return True
+        except TypeError:
+            pass
+        return any(_regex_matches(v, rx) for rx in self.regexes)
+
+
+# The $in lists of the command being run (its query is matched against many documents);
+# the engine forgets them after each command.
+_in_lists = {}
+
+
+def forget_prepared_queries():
+    _in_lists.clear()
+
+
 def _in_match(cands, arr):
     if not isinstance(arr, list):
         raise bad_value('$in needs an array')
-    regexes = []
-    plain = []
-    for x in arr:
-        if isinstance(x, (Regex, RE_TYPE)):
-            regexes.append(_regex_from(x, None))
-        elif is_operator_doc(x):
-            raise bad_value('cannot nest $ under $in')
-        else:
-            plain.append(x)
-    for v in _expanded(cands):
-        for x in plain:
-            if _eq_value(v, x):
-                return True
-        for rx in regexes:
-            if _regex_matches(v, rx):
-                return True
-    return False
+    prepared = _in_lists.get(id(arr))
+    if prepared is None or prepared.source is not arr:
+        if len(_in_lists) >= 16:
+            _in_lists.clear()
+        prepared = _in_lists[id(arr)] = _InList(arr)
+    return any(prepared.contains(v) for v in _expanded(cands))
 
 
 def _compare_match(cands, op, x):
@@ -832,36 +869,81 @@ def _field_order_key(path):
     return tuple((0, int(p), '') if p.isdigit() else (1, 0, p) for p in path.split('.'))
 
 
-def check_update_supported(update, array_filters=None):
+def check_update_supported(update):
     """Refuse features this server does not implement, before any write."""
-    if array_filters is not None:
-        raise NotSupported('arrayFilters')
     if isinstance(update, list):
         raise NotSupported('pipeline-style updates (update given as an array)')
     if not isinstance(update, dict):
         raise CommandError(9, 'Update argument must be either an object or an array')
+
+
+# An arrayFilters identifier: a lowercase letter, then letters and digits.
+_IDENTIFIER = re.compile(r'^[a-z][a-zA-Z0-9]*$')
+
+
+def _filter_identifiers(flt, out):
+    for key, cond in flt.items():
+        if key in LOGICAL and isinstance(cond, list):
+            for sub in cond:
+                if isinstance(sub, dict):
+                    _filter_identifiers(sub, out)
+        elif not key.startswith('$'):
+            out.add(key.split('.', 1)[0])
+    return out
+
+
+def parse_array_filters(array_filters, update):
+    """{identifier: filter} from an update's arrayFilters, checked as mongod does: one
+    identifier per filter, each used by a $[<identifier>] of the update and each
+    $[<identifier>] given a filter."""
+    filters = {}
+    if array_filters is not None:
+        if not isinstance(array_filters, list):
+            raise CommandError(14, "BSON field 'arrayFilters' is the wrong type '%s', expected "
+                               "type 'array'" % type_name(array_filters))
+        for flt in array_filters:
+            if not isinstance(flt, dict):
+                raise CommandError(14, 'arrayFilters must be an array of objects')
+            names = _filter_identifiers(flt, set())
+            if len(names) != 1:
+                raise CommandError(9, 'Error parsing array filter :: caused by :: Expected a '
+                                   'single top-level field name, found %s'
+                                   % (', '.join("'%s'" % n for n in sorted(names)) or 'none'))
+            name = names.pop()
+            if not _IDENTIFIER.match(name):
+                raise CommandError(2, 'Error parsing array filter :: caused by :: The top-level '
+                                   'field name must be an alphanumeric string beginning with a '
+                                   "lowercase letter, found '%s'" % name)
+            if name in filters:
+                raise CommandError(9, 'Found multiple array filters with the same top-level '
+                                   "field name %s" % name)
+            filters[name] = flt
+    used = set()
     if is_operator_update(update):
-        for op, fields in update.items():
+        for fields in update.values():
             if not isinstance(fields, dict):
                 continue
             for path in fields:
-                if '$[]' in path:
-                    raise NotSupported('the all-positional operator $[] (in %s)' % path)
-                if '$[' in path:
-                    raise NotSupported('filtered positional operators $[<identifier>] (in %s)'
-                                       % path)
-            if op == '$rename':
-                for dst in fields.values():
-                    if isinstance(dst, str) and '$[' in dst:
-                        raise NotSupported('array update operators in $rename targets')
+                for part in str(path).split('.'):
+                    if part.startswith('$[') and part.endswith(']') and part != '$[]':
+                        name = part[2:-1]
+                        if name not in filters:
+                            raise CommandError(2, "No array filter found for identifier '%s' in "
+                                               "path '%s'" % (name, path))
+                        used.add(name)
+    for name in filters:
+        if name not in used:
+            raise CommandError(9, "The array filter for identifier '%s' was not used in the "
+                               "update %s" % (name, fmt_value(update)))
+    return filters
 
 
 class UpdateContext(object):
-    def __init__(self, query, is_insert, doc_id):
+    def __init__(self, query, is_insert, doc_id, array_filters=None):
         self.query = query
         self.is_insert = is_insert
         self.doc_id = doc_id
-        self.positional_cache = {}
+        self.array_filters = array_filters or {}
 
 
 def _id_repr(ctx):
@@ -1095,172 +1177,215 @@ def apply_update(old_doc, update, ctx):
     mods = [(op, path, arg) for op, fields in update.items() for path, arg in fields.items()]
     mods.sort(key=lambda m: _field_order_key(m[1]))
     for op, path, arg in mods:
-        parts = _resolve_positional(doc, _split_path(path), ctx, path)
-        full = '.'.join(parts)
-        if op == '$set' or (op == '$setOnInsert' and ctx.is_insert):
-            container, key = _navigate(doc, parts, True, full)
-            _set_in(container, key, copy.deepcopy(arg), full)
-        elif op == '$setOnInsert':
-            continue
-        elif op == '$unset':
-            _unset(doc, parts)
-        elif op == '$inc':
-            _num_op(doc, parts, full, arg, ctx, '$inc', 'add')
-        elif op == '$mul':
-            _num_op(doc, parts, full, arg, ctx, '$mul', 'mul')
-        elif op in ('$min', '$max'):
-            container, key = _navigate(doc, parts, True, full)
-            cur = _get_in(container, key)
-            if cur is MISSING:
+        resolved = _resolve_positional(doc, _split_path(path), ctx, path)
+        for parts in _expand_array_updates(doc, resolved, ctx, path):
+            full = '.'.join(parts)
+            if op == '$set' or (op == '$setOnInsert' and ctx.is_insert):
+                container, key = _navigate(doc, parts, True, full)
                 _set_in(container, key, copy.deepcopy(arg), full)
-            else:
-                c = bson_cmp(arg, cur)
-                if (op == '$min' and c < 0) or (op == '$max' and c > 0):
+            elif op == '$setOnInsert':
+                continue
+            elif op == '$unset':
+                _unset(doc, parts)
+            elif op == '$inc':
+                _num_op(doc, parts, full, arg, ctx, '$inc', 'add')
+            elif op == '$mul':
+                _num_op(doc, parts, full, arg, ctx, '$mul', 'mul')
+            elif op in ('$min', '$max'):
+                container, key = _navigate(doc, parts, True, full)
+                cur = _get_in(container, key)
+                if cur is MISSING:
                     _set_in(container, key, copy.deepcopy(arg), full)
-        elif op == '$currentDate':
-            if arg is True or (is_number(arg) and arg):
-                kind = 'date'
-            elif isinstance(arg, dict) and set(arg) == {'$type'} and \
-                    arg['$type'] in ('date', 'timestamp'):
-                kind = arg['$type']
-            elif arg is False:
-                kind = 'date'
-            else:
-                raise bad_value('%s is not valid type for $currentDate. Please use a boolean '
-                                "('true') or a $type expression ({$type: 'timestamp/date'})."
-                                % fmt_value(arg))
-            now = datetime.datetime.utcnow()
-            now = now.replace(microsecond=now.microsecond // 1000 * 1000)
-            value = now if kind == 'date' else Timestamp(
-                int((now - datetime.datetime(1970, 1, 1)).total_seconds()), 1)
-            container, key = _navigate(doc, parts, True, full)
-            _set_in(container, key, value, full)
-        elif op == '$rename':
-            dst_parts = _split_path(arg)
-            src = get_path(doc, full)
-            if src is MISSING:
-                continue
-            _unset_rename(doc, parts)
-            container, key = _navigate(doc, dst_parts, True, arg)
-            _set_in(container, key, src, arg)
-        elif op == '$push':
-            container, key, cur = _array_at(doc, parts, full, ctx, '$push', True)
-            values = cur if cur is not MISSING else []
-            values = list(values)
-            if isinstance(arg, dict) and '$each' in arg:
-                unknown = set(arg) - {'$each', '$slice', '$sort', '$position'}
-                if unknown:
-                    raise bad_value('Unrecognized clause in $push: %s' % sorted(unknown)[0])
-                each = arg['$each']
-                if not isinstance(each, list):
-                    raise bad_value('The argument to $each in $push must be an array but it '
-                                    'was of type: %s' % type_name(each))
-                each = copy.deepcopy(each)
-                if '$position' in arg:
-                    pos = arg['$position']
-                    if not is_number(pos) or int(pos) != pos:
-                        raise bad_value('The value for $position must be an integer value')
-                    pos = int(pos)
-                    if pos < 0:
-                        pos = max(len(values) + pos, 0)
-                    values[pos:pos] = each
                 else:
-                    values.extend(each)
-                if '$sort' in arg:
-                    values = _push_sort(values, arg['$sort'])
-                if '$slice' in arg:
-                    sl = arg['$slice']
-                    if not is_number(sl) or int(sl) != sl:
-                        raise bad_value('The value for $slice must be an integer value')
-                    sl = int(sl)
-                    values = values[:sl] if sl >= 0 else values[sl:]
-            else:
-                values.append(copy.deepcopy(arg))
-            _set_in(container, key, values, full)
-        elif op == '$addToSet':
-            container, key, cur = _array_at(doc, parts, full, ctx, '$addToSet', True)
-            values = list(cur) if cur is not MISSING else []
-            if isinstance(arg, dict) and '$each' in arg:
-                if set(arg) != {'$each'}:
-                    raise bad_value('Found unexpected fields after $each in $addToSet')
-                each = arg['$each']
-                if not isinstance(each, list):
-                    raise bad_value('The argument to $each in $addToSet must be an array but '
-                                    'it was of type %s' % type_name(each))
-            else:
-                each = [arg]
-            for v in each:
-                if not any(bson_eq(v, x) and type_order(v) == type_order(x) for x in values):
-                    values.append(copy.deepcopy(v))
-            _set_in(container, key, values, full)
-        elif op == '$pop':
-            if not is_number(arg) or arg not in (1, -1):
-                raise bad_value('$pop expects 1 or -1, found: %s' % fmt_value(arg))
-            container, key = _navigate(doc, parts, False, full)
-            if container is None:
-                continue
-            cur = _get_in(container, key)
-            if cur is MISSING:
-                continue
-            if not isinstance(cur, list):
-                raise CommandError(14, "Path '%s' contains an element of non-array type '%s'"
-                                   % (full, type_name(cur)))
-            if cur:
-                values = cur[:-1] if arg > 0 else cur[1:]
-                _set_in(container, key, values, full)
-        elif op in ('$pull', '$pullAll'):
-            if op == '$pullAll' and not isinstance(arg, list):
-                raise bad_value('$pullAll requires an array argument but was given a %s'
-                                % type_name(arg))
-            container, key = _navigate(doc, parts, False, full)
-            if container is None:
-                continue
-            cur = _get_in(container, key)
-            if cur is MISSING:
-                continue
-            if not isinstance(cur, list):
-                raise bad_value('Cannot apply %s to a non-array value' % op)
-            if op == '$pull':
-                values = [e for e in cur if not _pull_matches(e, arg)]
-            else:
-                values = [e for e in cur if not any(bson_eq(e, x) for x in arg)]
-            if len(values) != len(cur):
-                _set_in(container, key, values, full)
-        elif op == '$bit':
-            if not isinstance(arg, dict) or not arg:
-                raise bad_value('The $bit modifier is not compatible with a %s. You must pass '
-                                'in an embedded document: {$bit: {field: {and/or/xor: #}}'
-                                % type_name(arg))
-            container, key = _navigate(doc, parts, True, full)
-            cur = _get_in(container, key)
-            if cur is MISSING:
-                cur = 0
-            if isinstance(cur, bool) or not isinstance(cur, int):
-                raise CommandError(2, "Cannot apply $bit to a value of non-integral type.%s "
-                                   "has the field %s of non-integer type %s"
-                                   % (_id_repr(ctx), key, type_name(cur)))
-            result = int(cur)
-            is_long = num_kind(cur) == 'long'
-            for bop, operand in arg.items():
-                if isinstance(operand, bool) or not isinstance(operand, int):
-                    raise bad_value('The $bit modifier field must be an Integer(32/64 bit)')
-                if num_kind(operand) == 'long':
-                    is_long = True
-                if bop == 'and':
-                    result &= int(operand)
-                elif bop == 'or':
-                    result |= int(operand)
-                elif bop == 'xor':
-                    result ^= int(operand)
+                    c = bson_cmp(arg, cur)
+                    if (op == '$min' and c < 0) or (op == '$max' and c > 0):
+                        _set_in(container, key, copy.deepcopy(arg), full)
+            elif op == '$currentDate':
+                if arg is True or (is_number(arg) and arg):
+                    kind = 'date'
+                elif isinstance(arg, dict) and set(arg) == {'$type'} and \
+                        arg['$type'] in ('date', 'timestamp'):
+                    kind = arg['$type']
+                elif arg is False:
+                    kind = 'date'
                 else:
-                    raise bad_value("The $bit modifier only supports 'and', 'or', and 'xor', "
-                                    "not '%s' which is an unknown operator" % bop)
-            _set_in(container, key, Int64(result) if is_long else result, full)
+                    raise bad_value('%s is not valid type for $currentDate. Please use a boolean '
+                                    "('true') or a $type expression ({$type: 'timestamp/date'})."
+                                    % fmt_value(arg))
+                now = datetime.datetime.utcnow()
+                now = now.replace(microsecond=now.microsecond // 1000 * 1000)
+                value = now if kind == 'date' else Timestamp(
+                    int((now - datetime.datetime(1970, 1, 1)).total_seconds()), 1)
+                container, key = _navigate(doc, parts, True, full)
+                _set_in(container, key, value, full)
+            elif op == '$rename':
+                dst_parts = _split_path(arg)
+                src = get_path(doc, full)
+                if src is MISSING:
+                    continue
+                _unset_rename(doc, parts)
+                container, key = _navigate(doc, dst_parts, True, arg)
+                _set_in(container, key, src, arg)
+            elif op == '$push':
+                container, key, cur = _array_at(doc, parts, full, ctx, '$push', True)
+                values = cur if cur is not MISSING else []
+                values = list(values)
+                if isinstance(arg, dict) and '$each' in arg:
+                    unknown = set(arg) - {'$each', '$slice', '$sort', '$position'}
+                    if unknown:
+                        raise bad_value('Unrecognized clause in $push: %s' % sorted(unknown)[0])
+                    each = arg['$each']
+                    if not isinstance(each, list):
+                        raise bad_value('The argument to $each in $push must be an array but it '
+                                        'was of type: %s' % type_name(each))
+                    each = copy.deepcopy(each)
+                    if '$position' in arg:
+                        pos = arg['$position']
+                        if not is_number(pos) or int(pos) != pos:
+                            raise bad_value('The value for $position must be an integer value')
+                        pos = int(pos)
+                        if pos < 0:
+                            pos = max(len(values) + pos, 0)
+                        values[pos:pos] = each
+                    else:
+                        values.extend(each)
+                    if '$sort' in arg:
+                        values = _push_sort(values, arg['$sort'])
+                    if '$slice' in arg:
+                        sl = arg['$slice']
+                        if not is_number(sl) or int(sl) != sl:
+                            raise bad_value('The value for $slice must be an integer value')
+                        sl = int(sl)
+                        values = values[:sl] if sl >= 0 else values[sl:]
+                else:
+                    values.append(copy.deepcopy(arg))
+                _set_in(container, key, values, full)
+            elif op == '$addToSet':
+                container, key, cur = _array_at(doc, parts, full, ctx, '$addToSet', True)
+                values = list(cur) if cur is not MISSING else []
+                if isinstance(arg, dict) and '$each' in arg:
+                    if set(arg) != {'$each'}:
+                        raise bad_value('Found unexpected fields after $each in $addToSet')
+                    each = arg['$each']
+                    if not isinstance(each, list):
+                        raise bad_value('The argument to $each in $addToSet must be an array but '
+                                        'it was of type %s' % type_name(each))
+                else:
+                    each = [arg]
+                for v in each:
+                    if not any(bson_eq(v, x) and type_order(v) == type_order(x) for x in values):
+                        values.append(copy.deepcopy(v))
+                _set_in(container, key, values, full)
+            elif op == '$pop':
+                if not is_number(arg) or arg not in (1, -1):
+                    raise bad_value('$pop expects 1 or -1, found: %s' % fmt_value(arg))
+                container, key = _navigate(doc, parts, False, full)
+                if container is None:
+                    continue
+                cur = _get_in(container, key)
+                if cur is MISSING:
+                    continue
+                if not isinstance(cur, list):
+                    raise CommandError(14, "Path '%s' contains an element of non-array type '%s'"
+                                       % (full, type_name(cur)))
+                if cur:
+                    values = cur[:-1] if arg > 0 else cur[1:]
+                    _set_in(container, key, values, full)
+            elif op in ('$pull', '$pullAll'):
+                if op == '$pullAll' and not isinstance(arg, list):
+                    raise bad_value('$pullAll requires an array argument but was given a %s'
+                                    % type_name(arg))
+                container, key = _navigate(doc, parts, False, full)
+                if container is None:
+                    continue
+                cur = _get_in(container, key)
+                if cur is MISSING:
+                    continue
+                if not isinstance(cur, list):
+                    raise bad_value('Cannot apply %s to a non-array value' % op)
+                if op == '$pull':
+                    values = [e for e in cur if not _pull_matches(e, arg)]
+                else:
+                    values = [e for e in cur if not any(bson_eq(e, x) for x in arg)]
+                if len(values) != len(cur):
+                    _set_in(container, key, values, full)
+            elif op == '$bit':
+                if not isinstance(arg, dict) or not arg:
+                    raise bad_value('The $bit modifier is not compatible with a %s. You must pass '
+                                    'in an embedded document: {$bit: {field: {and/or/xor: #}}'
+                                    % type_name(arg))
+                container, key = _navigate(doc, parts, True, full)
+                cur = _get_in(container, key)
+                if cur is MISSING:
+                    cur = 0
+                if isinstance(cur, bool) or not isinstance(cur, int):
+                    raise CommandError(2, "Cannot apply $bit to a value of non-integral type.%s "
+                                       "has the field %s of non-integer type %s"
+                                       % (_id_repr(ctx), key, type_name(cur)))
+                result = int(cur)
+                is_long = num_kind(cur) == 'long'
+                for bop, operand in arg.items():
+                    if isinstance(operand, bool) or not isinstance(operand, int):
+                        raise bad_value('The $bit modifier field must be an Integer(32/64 bit)')
+                    if num_kind(operand) == 'long':
+                        is_long = True
+                    if bop == 'and':
+                        result &= int(operand)
+                    elif bop == 'or':
+                        result |= int(operand)
+                    elif bop == 'xor':
+                        result ^= int(operand)
+                    else:
+                        raise bad_value("The $bit modifier only supports 'and', 'or', and 'xor', "
+                                        "not '%s' which is an unknown operator" % bop)
+                _set_in(container, key, Int64(result) if is_long else result, full)
     if '_id' in old_doc and not ctx.is_insert:
         if '_id' not in doc or not bson_identical(doc['_id'], old_doc['_id']):
             raise CommandError(66, "Performing an update on the path '_id' would modify the "
                                "immutable field '_id'")
     return doc
+
+
+def _expand_array_updates(doc, parts, ctx, path):
+    """The concrete paths an update path names: $[] stands for every element of the
+    array before it, $[<identifier>] for those its array filter matches."""
+    if not any(p.startswith('$[') for p in parts):
+        return [parts]
+    out = []
+
+    def walk(value, i, prefix):
+        if i == len(parts):
+            out.append(prefix)
+            return
+        part = parts[i]
+        if not (part.startswith('$[') and part.endswith(']')):
+            if isinstance(value, dict):
+                nxt = value.get(part, MISSING)
+            elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+                nxt = value[int(part)]
+            else:
+                nxt = MISSING
+            if nxt is MISSING:
+                # The rest of the path is created (or ignored) by the operator itself,
+                # unless it needs an array to expand.
+                if any(p.startswith('$[') for p in parts[i + 1:]):
+                    raise bad_value("The path '%s' must exist in the document in order to "
+                                    "apply array updates." % '.'.join(prefix + [part]))
+                out.append(prefix + parts[i:])
+                return
+            walk(nxt, i + 1, prefix + [part])
+            return
+        if not isinstance(value, list):
+            raise bad_value("Cannot apply array updates to non-array element %s: %s"
+                            % (prefix[-1] if prefix else path, fmt_value(value)))
+        name = part[2:-1]
+        flt = ctx.array_filters.get(name) if name else None
+        for idx, elem in enumerate(value):
+            if flt is None or match(flt, {name: elem}):
+                walk(elem, i + 1, prefix + [str(idx)])
+
+    walk(doc, 0, [])
+    return out
 
 
 def _unset_rename(doc, parts):

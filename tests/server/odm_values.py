@@ -452,6 +452,8 @@ sort_key_of = functools.cmp_to_key(bson_cmp)
 def canon(v):
     """A hashable key; two values get the same key iff mongod treats them as
     equal (index keys, _id uniqueness, distinct)."""
+    if type(v) is int or type(v) is Int64:
+        return ('n', int(v))   # equal to ('n', Fraction(v)), and hashes the same
     t = type_order(v)
     if t == T_NUMBER:
         d = to_decimal_exact(v)
