@@ -23,3 +23,4 @@ for example in "$root"/gcc/examples/example_*; do
   echo "== ${example##*/example_}"
   "$example"
 done
+tests/crosscheck/run.sh
