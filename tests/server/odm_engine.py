@@ -14,12 +14,12 @@ import time
 import uuid
 
 import bson
-from bson import SON, ObjectId, Regex, MinKey, MaxKey, Timestamp
+from bson import SON, ObjectId, Regex, Timestamp
 from bson.binary import Binary
 from bson.int64 import Int64
 
-from odm_values import (MISSING, RE_TYPE, canon, bson_eq, is_number,
-                        fmt_doc, fmt_value, type_name, sort_key_of)
+from odm_values import (MISSING, RE_TYPE, UnsupportedValue, canon, bson_eq, is_number,
+                        fmt_doc, fmt_value, type_name)
 from odm_query import (CommandError, NotSupported, match,
                        sort_docs, parse_sort, Projection, apply_update,
                        check_update_supported, is_operator_update, upsert_seed,
@@ -68,7 +68,12 @@ KNOWN_UNSUPPORTED_COMMANDS = {
     'setFeatureCompatibilityVersion': 'setFeatureCompatibilityVersion',
     'reIndex': 'reIndex', 'cloneCollectionAsCapped': 'capped collections',
     'convertToCapped': 'capped collections', 'createSearchIndexes': 'search indexes',
-    'getLastError': 'getLastError', 'getMore_legacy': 'legacy getMore',
+    'getLastError': 'getLastError', 'count': 'the count command (count documents with '
+    'aggregate)', 'distinct': 'distinct', 'renameCollection': 'renameCollection',
+    'listDatabases': 'listDatabases', 'getParameter': 'getParameter',
+    'killAllSessions': 'killAllSessions', 'killAllSessionsByPattern': 'killAllSessions',
+    'refreshSessions': 'refreshSessions', 'startSession': 'startSession',
+    'whatsmyuri': 'whatsmyuri', 'connectionStatus': 'connectionStatus',
 }
 
 
@@ -93,26 +98,9 @@ def check_collation(value, where):
     raise NotSupported('collation (%s)' % where)
 
 
-def check_hint(coll, hint):
-    """mongod rejects a hint that names no existing index."""
-    if hint is None or coll is None:
-        return
-    if isinstance(hint, str):
-        if coll.index_by_name(hint) is None:
-            raise CommandError(2, 'error processing query: ns=%s planner returned error :: '
-                               'caused by :: hint provided does not correspond to an existing '
-                               'index' % coll.ns)
-        return
-    if isinstance(hint, dict):
-        if not hint or list(hint) == ['$natural']:
-            return
-        for ix in coll.indexes:
-            if list(ix['key']) == list(hint) and bson_eq(dict(ix['key']), dict(hint)):
-                return
-        raise CommandError(2, 'error processing query: ns=%s planner returned error :: caused '
-                           'by :: hint provided does not correspond to an existing index'
-                           % coll.ns)
-    raise CommandError(9, 'hint must be a string or an object')
+def refuse_hint(hint):
+    if hint is not None:
+        raise NotSupported('hint')
 
 
 def check_let(cmd):
@@ -169,18 +157,6 @@ def doc_size(doc):
 # Storage
 # ---------------------------------------------------------------------------
 
-def default_index_name(key):
-    return '_'.join('%s_%s' % (k, fmt_index_direction(v)) for k, v in key.items())
-
-
-def fmt_index_direction(v):
-    if isinstance(v, bool):
-        return str(v).lower()
-    if isinstance(v, float) and v == int(v):
-        return str(int(v))
-    return str(v)
-
-
 def _key_values(value, parts):
     """The index keys of one path as mongod makes them: every element of an array on
     the path (an empty array at the end is itself the key), MISSING where the path ends.
@@ -217,7 +193,7 @@ def _plain_equality_values(cond, allow_documents):
     """The values a lone equality, $eq or $in condition may equal, when an index can
     find them (no null, regex, array or operator values); None otherwise."""
     def plain(v):
-        if v is None or isinstance(v, (list, Regex, RE_TYPE, MinKey, MaxKey)):
+        if v is None or isinstance(v, (list, Regex, RE_TYPE)):
             return False
         if isinstance(v, dict):
             return allow_documents and not (v and next(iter(v)).startswith('$'))
@@ -506,22 +482,14 @@ class Engine(object):
             'ping': self.cmd_ping, 'buildInfo': self.cmd_build_info,
             'buildinfo': self.cmd_build_info,
             'endSessions': self.cmd_end_sessions, 'killSessions': self.cmd_end_sessions,
-            'killAllSessions': self.cmd_end_all_sessions,
-            'killAllSessionsByPattern': self.cmd_end_all_sessions,
-            'refreshSessions': self.cmd_ok, 'startSession': self.cmd_start_session,
-            'whatsmyuri': self.cmd_whatsmyuri, 'connectionStatus': self.cmd_connection_status,
-            'getParameter': self.cmd_get_parameter,
             'insert': self.cmd_insert, 'find': self.cmd_find, 'getMore': self.cmd_get_more,
             'killCursors': self.cmd_kill_cursors, 'update': self.cmd_update,
             'delete': self.cmd_delete, 'findAndModify': self.cmd_find_and_modify,
-            'findandmodify': self.cmd_find_and_modify, 'count': self.cmd_count,
-            'aggregate': self.cmd_aggregate, 'distinct': self.cmd_distinct,
+            'findandmodify': self.cmd_find_and_modify, 'aggregate': self.cmd_aggregate,
             'createIndexes': self.cmd_create_indexes, 'listIndexes': self.cmd_list_indexes,
             'dropIndexes': self.cmd_drop_indexes, 'deleteIndexes': self.cmd_drop_indexes,
             'drop': self.cmd_drop, 'dropDatabase': self.cmd_drop_database,
             'create': self.cmd_create, 'listCollections': self.cmd_list_collections,
-            'listDatabases': self.cmd_list_databases,
-            'renameCollection': self.cmd_rename_collection,
             'commitTransaction': self.cmd_commit_transaction,
             'abortTransaction': self.cmd_abort_transaction,
             'configureFailPoint': self.cmd_configure_fail_point,
@@ -568,6 +536,8 @@ class Engine(object):
                 reply = CommandError(2, 'invalid document: %s' % e).reply()
             except RecursionError:
                 reply = CommandError(2, 'document or query nested too deeply').reply()
+            except UnsupportedValue as e:
+                reply = NotSupported(str(e)).reply()
             finally:
                 forget_prepared_queries()
             return self._finish(reply, fields, action, seq)
@@ -756,9 +726,6 @@ class Engine(object):
     def cmd_ping(self, db, cmd, conn):
         return {'ok': 1.0}
 
-    def cmd_ok(self, db, cmd, conn):
-        return {'ok': 1.0}
-
     def cmd_build_info(self, db, cmd, conn):
         return {
             'version': SERVER_VERSION,
@@ -778,10 +745,6 @@ class Engine(object):
         if not isinstance(lsids, list):
             raise CommandError(14, "'%s' must be an array of session ids" % next(iter(cmd)))
         self.sessions.end_sessions(lsids)
-        return {'ok': 1.0}
-
-    def cmd_end_all_sessions(self, db, cmd, conn):
-        self.sessions.end_all()
         return {'ok': 1.0}
 
     def _transaction_session(self, db_name, name):
@@ -806,29 +769,6 @@ class Engine(object):
             raise CommandError(13, 'configureFailPoint may only be run against the admin '
                                'database.')
         return self.failpoint.configure(cmd)
-
-    def cmd_start_session(self, db, cmd, conn):
-        return {'id': {'id': Binary(uuid.uuid4().bytes, 4)}, 'timeoutMinutes': 30, 'ok': 1.0}
-
-    def cmd_whatsmyuri(self, db, cmd, conn):
-        return {'you': (conn or {}).get('peer', ''), 'ok': 1.0}
-
-    def cmd_connection_status(self, db, cmd, conn):
-        return {'authInfo': {'authenticatedUsers': [], 'authenticatedUserRoles': []}, 'ok': 1.0}
-
-    def cmd_get_parameter(self, db, cmd, conn):
-        if not (is_number(cmd['getParameter']) and cmd['getParameter'] == 1):
-            raise NotSupported("getParameter: %s" % fmt_value(cmd['getParameter']))
-        reply = {}
-        for k, v in cmd.items():
-            if k in ('getParameter',) or k in COMMON_FIELDS:
-                continue
-            if k == 'featureCompatibilityVersion':
-                reply[k] = {'version': '7.0'}
-            else:
-                raise NotSupported("getParameter for '%s'" % k)
-        reply['ok'] = 1.0
-        return reply
 
     # -- insert ---------------------------------------------------------------
     def cmd_insert(self, db_name, cmd, conn):
@@ -920,7 +860,7 @@ class Engine(object):
                                "'%d'" % batch_size)
         parse_sort(sort)
         coll = self.get_coll(db_name, coll_name)
-        check_hint(coll, cmd.get('hint'))
+        refuse_hint(cmd.get('hint'))
         docs = self.query_docs(coll, query, sort, skip, limit, projection)
         ns = '%s.%s' % (db_name, coll_name)
         if limit and batch_size is not None and batch_size > limit:
@@ -1058,7 +998,7 @@ class Engine(object):
                 if not isinstance(q, dict):
                     raise CommandError(40414, "BSON field 'update.updates.q' is missing but a "
                                        "required field")
-                check_hint(coll, st.get('hint'))
+                refuse_hint(st.get('hint'))
                 multi = get_bool(st, 'multi', False)
                 upsert = get_bool(st, 'upsert', False)
                 if multi and not is_operator_update(u):
@@ -1117,7 +1057,7 @@ class Engine(object):
                 if not isinstance(q, dict):
                     raise CommandError(40414, "BSON field 'delete.deletes.q' is missing but a "
                                        "required field")
-                check_hint(coll, st.get('hint'))
+                refuse_hint(st.get('hint'))
                 limit = get_int(st, 'limit', 0, 'delete')
                 if limit not in (0, 1):
                     raise CommandError(9, 'The limit field in delete objects must be 0 or 1. '
@@ -1181,7 +1121,7 @@ class Engine(object):
         elif cmd.get('arrayFilters') is not None:
             raise CommandError(9, 'Cannot specify arrayFilters and remove=true')
         parse_sort(sort)
-        check_hint(self.get_coll(db_name, coll_name), cmd.get('hint'))
+        refuse_hint(cmd.get('hint'))
         return self._blocking(lambda: self._find_and_modify(
             db_name, coll_name, query, sort, remove, update, return_new, upsert, fields,
             array_filters))
@@ -1226,55 +1166,6 @@ class Engine(object):
         return {'lastErrorObject': {'n': 1, 'updatedExisting': True},
                 'value': project(new if return_new else target), 'ok': 1.0}
 
-    # -- count / distinct -------------------------------------------------------------
-    def cmd_count(self, db_name, cmd, conn):
-        check_fields(cmd, 'count', {'query', 'skip', 'limit', 'hint', 'collation', 'fields'})
-        coll_name = cmd['count']
-        validate_coll_name(coll_name, 'count')
-        check_collation(cmd.get('collation'), 'count')
-        query = get_doc(cmd, 'query', 'count', {}) or {}
-        skip = get_int(cmd, 'skip', 0, 'count')
-        limit = get_int(cmd, 'limit', 0, 'count')
-        if skip < 0:
-            raise CommandError(51024, "BSON field 'skip' value must be >= 0")
-        limit = abs(limit)
-        coll = self.get_coll(db_name, coll_name)
-        check_hint(coll, cmd.get('hint'))
-        if coll is None:
-            match(query, {})
-            n = 0
-        else:
-            n = len(coll.matching_docs(query))
-        n = max(n - skip, 0)
-        if limit:
-            n = min(n, limit)
-        return {'n': n, 'ok': 1.0}
-
-    def cmd_distinct(self, db_name, cmd, conn):
-        check_fields(cmd, 'distinct', {'key', 'query', 'collation', 'hint'})
-        coll_name = cmd['distinct']
-        validate_coll_name(coll_name, 'distinct')
-        check_collation(cmd.get('collation'), 'distinct')
-        key = cmd.get('key')
-        if not isinstance(key, str):
-            raise CommandError(40414, "BSON field 'distinct.key' is missing but a required field")
-        query = get_doc(cmd, 'query', 'distinct', {}) or {}
-        coll = self.get_coll(db_name, coll_name)
-        check_hint(coll, cmd.get('hint'))
-        docs = self.query_docs(coll, query)
-        seen = {}
-        for d in docs:
-            for v in path_candidates(d, key.split('.')):
-                if v is MISSING:
-                    continue
-                vals = v if isinstance(v, list) else [v]
-                for x in vals:
-                    k = canon(x)
-                    if k not in seen:
-                        seen[k] = x
-        values = sorted(seen.values(), key=sort_key_of)
-        return {'values': values, 'ok': 1.0}
-
     # -- aggregate ---------------------------------------------------------------------
     def cmd_aggregate(self, db_name, cmd, conn):
         check_fields(cmd, 'aggregate', {'pipeline', 'cursor', 'explain', 'allowDiskUse', 'hint',
@@ -1298,57 +1189,21 @@ class Engine(object):
                 raise NotSupported('database-level aggregation (aggregate: 1)')
             validate_coll_name(target, 'aggregate')
         validate_coll_name(target, 'aggregate')
-        out_target = None
-        if pipeline and isinstance(pipeline[-1], dict) and '$out' in pipeline[-1]:
-            out_spec = pipeline[-1]['$out']
-            pipeline = pipeline[:-1]
-            if isinstance(out_spec, str):
-                out_target = (db_name, out_spec)
-            elif isinstance(out_spec, dict) and set(out_spec) <= {'db', 'coll'}:
-                out_target = (out_spec.get('db', db_name), out_spec.get('coll'))
-            else:
-                raise NotSupported('$out with options %s' % fmt_value(out_spec))
-            validate_db_name(out_target[0])
-            validate_coll_name(out_target[1], '$out')
         coll = self.get_coll(db_name, target)
-        check_hint(coll, cmd.get('hint'))
+        refuse_hint(cmd.get('hint'))
         odm_aggregate.check_pipeline(pipeline)
         source, rest = odm_aggregate.source_docs(coll, pipeline)
         results = odm_aggregate.run_pipeline(self, db_name, source, rest)
-        ns = '%s.%s' % (db_name, target)
-        if out_target is not None:
-            self._write_out(out_target, results)
-            return self.cursor_reply(ns, [], batch_size)
-        return self.cursor_reply(ns, results, batch_size)
-
-    def _write_out(self, target, results):
-        db_name, coll_name = target
-        old = self.get_coll(db_name, coll_name)
-        tmp_db = Database(db_name)
-        tmp = Collection(tmp_db, coll_name)
-        if old is not None:
-            tmp.indexes = copy.deepcopy(old.indexes)
-            tmp.uuid = old.uuid
-            tmp.options = old.options
-        for d in results:
-            if not isinstance(d, dict):
-                continue
-            d = copy.deepcopy(d)
-            if '_id' not in d:
-                n = {'_id': ObjectId()}
-                n.update(d)
-                d = n
-            tmp.insert(move_id_first(d))
-        tmp.sync_equality_maps()
-        tmp.db = self.get_db(db_name, create=True)
-        tmp.db.collections[coll_name] = tmp
+        return self.cursor_reply('%s.%s' % (db_name, target), results, batch_size)
 
     # -- indexes ------------------------------------------------------------------------
     INDEX_OPTIONS = {'key', 'name', 'unique', 'sparse', 'partialFilterExpression',
-                     'expireAfterSeconds', 'background', 'v', 'collation', 'hidden',
-                     'weights', 'default_language', 'language_override', 'textIndexVersion',
-                     '2dsphereIndexVersion', 'bits', 'min', 'max', 'wildcardProjection',
-                     'storageEngine', 'ns', 'dropDups', 'bucketSize', 'prepareUnique'}
+                     'expireAfterSeconds', 'background', 'v', 'collation'}
+    # mongod's other index options, refused.
+    UNSUPPORTED_INDEX_OPTIONS = {'hidden', 'weights', 'default_language', 'language_override',
+                                 'textIndexVersion', '2dsphereIndexVersion', 'bits', 'min', 'max',
+                                 'wildcardProjection', 'storageEngine', 'bucketSize',
+                                 'prepareUnique'}
 
     def cmd_create_indexes(self, db_name, cmd, conn):
         check_fields(cmd, 'createIndexes', {'indexes', 'commitQuorum', 'ignoreUnknownIndexOptions',
@@ -1363,6 +1218,8 @@ class Engine(object):
             if not isinstance(spec, dict):
                 raise CommandError(14, 'index specification must be an object')
             for k in spec:
+                if k in self.UNSUPPORTED_INDEX_OPTIONS:
+                    raise NotSupported("the index option '%s'" % k)
                 if k not in self.INDEX_OPTIONS:
                     raise CommandError(197, "The field '%s' is not valid for an index "
                                        "specification. Specification: %s" % (k, fmt_value(spec)))
@@ -1371,23 +1228,21 @@ class Engine(object):
                 raise CommandError(67, "Error in specification %s :: caused by :: The 'key' "
                                    "field must be a non-empty object" % fmt_value(spec))
             for f, direction in key.items():
-                if not (is_number(direction) and direction != 0) and \
-                        direction not in ('text', '2d', '2dsphere', 'hashed', 'geoHaystack'):
+                if isinstance(direction, str):
+                    raise NotSupported("%s indexes" % direction)
+                if not (is_number(direction) and direction != 0):
                     raise CommandError(67, "Error in specification %s :: caused by :: Values in "
                                        "the index key pattern can only be numbers or strings"
                                        % fmt_value(spec))
             check_collation(spec.get('collation'), 'index %s' % spec.get('name'))
-            name = spec.get('name') or default_index_name(key)
+            name = spec.get('name')
             if not isinstance(name, str):
-                raise CommandError(14, "The field 'name' must be a string")
+                raise NotSupported('index specifications without a name')
             ix = {'v': 2, 'key': SON(key.items()), 'name': name}
-            for opt in ('unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds',
-                        'hidden', 'weights', 'default_language', 'language_override',
-                        'textIndexVersion', '2dsphereIndexVersion', 'bits', 'min', 'max',
-                        'wildcardProjection'):
+            for opt in ('unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds'):
                 if opt in spec:
                     val = spec[opt]
-                    if opt in ('unique', 'sparse', 'hidden'):
+                    if opt in ('unique', 'sparse'):
                         val = bool(val)
                         if not val:
                             continue
@@ -1431,11 +1286,6 @@ class Engine(object):
                                            'different name and options. Requested index: %s, '
                                            'existing index: %s' % (fmt_value(ix), fmt_value(e)))
                 if ix.get('unique'):
-                    if any(v in ('text', '2d', '2dsphere', 'hashed', 'geoHaystack')
-                           for v in ix['key'].values()):
-                        raise CommandError(67, "Index type '%s' does not support the unique "
-                                           "option" % [v for v in ix['key'].values()
-                                                       if isinstance(v, str)][0])
                     coll.unique_maps[ix['name']] = coll.build_unique_map(ix)
                 coll.indexes.append(ix)
                 created += 1
@@ -1474,32 +1324,12 @@ class Engine(object):
             raise CommandError(26, 'ns not found %s.%s' % (db_name, coll_name))
         spec = cmd.get('index')
         was = len(coll.indexes)
-        if spec == '*':
-            to_drop = [ix for ix in coll.indexes if ix['name'] != '_id_']
-        elif isinstance(spec, str):
-            ix = coll.index_by_name(spec)
-            if ix is None:
-                raise CommandError(27, 'index not found with name [%s]' % spec)
-            to_drop = [ix]
-        elif isinstance(spec, list):
-            to_drop = []
-            for s in spec:
-                ix = coll.index_by_name(s) if isinstance(s, str) else None
-                if ix is None:
-                    raise CommandError(27, 'index not found with name [%s]' % s)
-                to_drop.append(ix)
-        elif isinstance(spec, dict):
-            found = [ix for ix in coll.indexes if list(ix['key']) == list(spec) and
-                     bson_eq(dict(ix['key']), dict(spec))]
-            if not found:
-                raise CommandError(27, "can't find index with key: %s" % fmt_value(spec))
-            if len(found) > 1:
-                raise CommandError(181, '%d indexes found for key: %s, identify by name instead.'
-                                   % (len(found), fmt_value(spec)))
-            to_drop = found
-        else:
-            raise CommandError(14, "BSON field 'dropIndexes.index' is missing but a required "
-                               "field")
+        if not isinstance(spec, str) or spec == '*':
+            raise NotSupported('dropIndexes of anything but one index name')
+        ix = coll.index_by_name(spec)
+        if ix is None:
+            raise CommandError(27, 'index not found with name [%s]' % spec)
+        to_drop = [ix]
         for ix in to_drop:
             if ix['name'] == '_id_':
                 raise CommandError(72, 'cannot drop _id index')
@@ -1575,56 +1405,6 @@ class Engine(object):
         batch_size = get_int(cmd.get('cursor') or {}, 'batchSize', None,
                              'listCollections.cursor')
         return self.cursor_reply('%s.$cmd.listCollections' % db_name, docs, batch_size)
-
-    def cmd_list_databases(self, db_name, cmd, conn):
-        check_fields(cmd, 'listDatabases', {'filter', 'nameOnly', 'authorizedDatabases'})
-        filt = get_doc(cmd, 'filter', 'listDatabases', {}) or {}
-        name_only = get_bool(cmd, 'nameOnly', False)
-        out = []
-        total = 0
-        for name in sorted(self.databases):
-            db = self.databases[name]
-            if not db.collections:
-                continue
-            size = sum(doc_size(d) for c in db.collections.values() for d in c.docs.values())
-            total += size
-            d = {'name': name, 'sizeOnDisk': Int64(max(size, 4096)), 'empty': False}
-            if match(filt, d):
-                out.append({'name': name} if name_only else d)
-        reply = {'databases': out}
-        if not name_only:
-            reply['totalSize'] = Int64(total)
-            reply['totalSizeMb'] = Int64(total // (1024 * 1024))
-        reply['ok'] = 1.0
-        return reply
-
-    def cmd_rename_collection(self, db_name, cmd, conn):
-        check_fields(cmd, 'renameCollection', {'to', 'dropTarget', 'stayTemp'})
-        src, dst = cmd.get('renameCollection'), cmd.get('to')
-        if not isinstance(src, str) or '.' not in src or not isinstance(dst, str) or '.' not in dst:
-            raise CommandError(73, 'Invalid namespace specified')
-        sdb, scoll = src.split('.', 1)
-        ddb, dcoll = dst.split('.', 1)
-        validate_db_name(sdb)
-        validate_db_name(ddb)
-        validate_coll_name(scoll, 'renameCollection')
-        validate_coll_name(dcoll, 'renameCollection')
-        source = self.get_coll(sdb, scoll)
-        if source is None:
-            raise CommandError(26, 'Source collection %s does not exist' % src)
-        if src == dst:
-            raise CommandError(20, "Can't rename a collection to itself")
-        if self.get_coll(ddb, dcoll) is not None:
-            if not get_bool(cmd, 'dropTarget', False):
-                raise CommandError(48, 'target namespace exists')
-            del self.databases[ddb].collections[dcoll]
-        del source.db.collections[scoll]
-        self._drop_cursors(source.ns)
-        target_db = self.get_db(ddb, create=True)
-        source.db = target_db
-        source.name = dcoll
-        target_db.collections[dcoll] = source
-        return {'ok': 1.0}
 
 
 def _index_options(ix):

@@ -5,18 +5,16 @@ an approximate answer.
 """
 
 import copy
-import datetime
 import functools
 import re
 
-from bson import ObjectId, Regex, Code, DBRef, Timestamp, MinKey, MaxKey
+from bson import Regex
 from bson.decimal128 import Decimal128
-from bson.int64 import Int64
 
 from odm_values import (MISSING, RE_TYPE, EMPTY_ARRAY_SORT_KEY,
-                        bson_cmp, bson_eq, canon, is_number, num_kind, arith,
+                        bson_cmp, bson_eq, canon, is_number, arith,
                         zero_like, ArithOverflow, type_order, type_name,
-                        fmt_value, fmt_doc, T_MINKEY, T_MAXKEY)
+                        fmt_value, fmt_doc)
 
 SUPPORT_HINT = '; run the suite against a real mongod (docker-compose.yml)'
 
@@ -148,6 +146,7 @@ REFUSED_OPS = {
     '$centerSphere': 'geospatial queries', '$polygon': 'geospatial queries',
     '$geometry': 'geospatial queries', '$maxDistance': 'geospatial queries',
     '$minDistance': 'geospatial queries', '$where': '$where',
+    '$type': 'the $type query operator', '$mod': 'the $mod query operator',
 }
 
 _expr_evaluator = [None]
@@ -319,109 +318,10 @@ def _compare_match(cands, op, x):
         if v is MISSING:
             v = None
         tv = type_order(v)
-        if tx in (T_MINKEY, T_MAXKEY) or tv == tx:
+        if tv == tx:
             c = bson_cmp(v, x)
             if (op == '$gt' and c > 0) or (op == '$gte' and c >= 0) or \
                (op == '$lt' and c < 0) or (op == '$lte' and c <= 0):
-                return True
-    return False
-
-
-TYPE_ALIASES = {
-    'double': 1, 'string': 2, 'object': 3, 'array': 4, 'binData': 5,
-    'undefined': 6, 'objectId': 7, 'bool': 8, 'date': 9, 'null': 10,
-    'regex': 11, 'dbPointer': 12, 'javascript': 13, 'symbol': 14,
-    'javascriptWithScope': 15, 'int': 16, 'timestamp': 17, 'long': 18,
-    'decimal': 19, 'minKey': -1, 'maxKey': 127,
-}
-
-
-def _bson_type_code(v):
-    if v is None:
-        return 10
-    if isinstance(v, bool):
-        return 8
-    if isinstance(v, Decimal128):
-        return 19
-    if isinstance(v, float):
-        return 1
-    if isinstance(v, int):
-        return 18 if num_kind(v) == 'long' else 16
-    if isinstance(v, str):
-        return 2
-    if isinstance(v, (dict, DBRef)):
-        return 3
-    if isinstance(v, list):
-        return 4
-    if isinstance(v, bytes):
-        return 5
-    if isinstance(v, ObjectId):
-        return 7
-    if isinstance(v, datetime.datetime):
-        return 9
-    if isinstance(v, (Regex, RE_TYPE)):
-        return 11
-    if isinstance(v, Code):
-        return 15 if v.scope else 13
-    if isinstance(v, Timestamp):
-        return 17
-    if isinstance(v, MinKey):
-        return -1
-    if isinstance(v, MaxKey):
-        return 127
-    return None
-
-
-def _type_codes(arg):
-    args = arg if isinstance(arg, list) else [arg]
-    out = set()
-    for a in args:
-        if isinstance(a, str):
-            if a == 'number':
-                out.update((1, 16, 18, 19))
-            elif a in TYPE_ALIASES:
-                out.add(TYPE_ALIASES[a])
-            else:
-                raise bad_value('Unknown type name alias: %s' % a)
-        elif is_number(a):
-            out.add(int(a))
-        else:
-            raise bad_value('type must be represented as a number or a string')
-    return out
-
-
-def _type_match(cands, arg):
-    codes = _type_codes(arg)
-    for v in cands:
-        if v is MISSING:
-            continue
-        if _bson_type_code(v) in codes:
-            return True
-        if isinstance(v, list):
-            for e in v:
-                if _bson_type_code(e) in codes:
-                    return True
-    return False
-
-
-def _mod_match(cands, arg):
-    if not isinstance(arg, list) or len(arg) != 2:
-        raise bad_value('malformed mod, needs to be an array of two numbers')
-    if not all(is_number(a) for a in arg):
-        raise bad_value('malformed mod, divisor and remainder must be numbers')
-    divisor, remainder = int(arg[0]), int(arg[1])
-    if divisor == 0:
-        raise bad_value('divisor cannot be 0')
-    for v in _expanded(cands):
-        if is_number(v):
-            try:
-                iv = int(v)
-            except (ValueError, OverflowError):
-                continue
-            r = abs(iv) % abs(divisor)
-            if iv < 0:
-                r = -r
-            if r == remainder:
                 return True
     return False
 
@@ -501,8 +401,6 @@ def _eval_operator(doc, path, cands, op, arg, cond):
     if op == '$exists':
         exists = any(v is not MISSING for v in cands)
         return exists if expr_truthy(arg) else not exists
-    if op == '$type':
-        return _type_match(cands, arg)
     if op == '$regex':
         rx = _regex_from(arg, cond.get('$options'))
         return any(_regex_matches(v, rx) for v in _expanded(cands))
@@ -518,8 +416,6 @@ def _eval_operator(doc, path, cands, op, arg, cond):
         return _all_match(doc, path, cands, arg)
     if op == '$elemMatch':
         return _elem_match(cands, arg)
-    if op == '$mod':
-        return _mod_match(cands, arg)
     if op == '$not':
         if isinstance(arg, (Regex, RE_TYPE)):
             rx = _regex_from(arg, None)
@@ -655,121 +551,46 @@ def _truthy_projection(v):
 
 
 class Projection(object):
+    """A find projection: fields to include (dotted paths too), and _id unless it is
+    excluded. Exclusion, $slice, $elemMatch and positional projections are refused."""
+
     def __init__(self, spec):
         self.spec = spec or {}
         self.include_id = True
         self.inclusions = []
-        self.exclusions = []
-        self.slices = []
-        self.elem_matches = []
-        self.positional = None
         for k, v in self.spec.items():
-            if isinstance(v, dict):
-                if len(v) == 1 and '$slice' in v:
-                    arg = v['$slice']
-                    if is_number(arg):
-                        self.slices.append((k, None, int(arg)))
-                    elif (isinstance(arg, list) and len(arg) == 2
-                          and all(is_number(a) for a in arg)):
-                        if int(arg[1]) <= 0:
-                            raise bad_value('$slice limit must be positive')
-                        self.slices.append((k, int(arg[0]), int(arg[1])))
-                    else:
-                        raise NotSupported('$slice projection with argument %s' % fmt_value(arg))
-                elif len(v) == 1 and '$elemMatch' in v:
-                    if '.' in k:
-                        raise bad_value('Cannot use $elemMatch projection on a nested field.')
-                    self.elem_matches.append((k, v['$elemMatch']))
-                else:
-                    raise NotSupported('computed/aggregation expressions in find projections (%s)' % k)
-                continue
             t = _truthy_projection(v)
-            if t is None:
-                raise NotSupported('computed/literal values in find projections (%s)' % k)
+            if isinstance(v, dict) or t is None:
+                raise NotSupported('%s in find projections (%s)'
+                                   % ('$slice and $elemMatch' if isinstance(v, dict) else
+                                      'computed or literal values', k))
             if k == '_id':
                 self.include_id = t
-                continue
-            if k.endswith('.$'):
-                if not t:
-                    raise bad_value('Cannot exclude array elements with the positional operator.')
-                if self.positional is not None:
-                    raise bad_value('Cannot specify more than one positional proj. per query.')
-                self.positional = k[:-2]
-                if '$' in self.positional:
-                    raise bad_value('Positional projection may only be used at the end')
-                continue
-            if '$' in k:
-                raise bad_value('FieldPath field names may not start with \'$\'.')
-            (self.inclusions if t else self.exclusions).append(k)
-        if self.inclusions and self.exclusions:
-            raise CommandError(31254, 'Cannot do exclusion on field %s in inclusion projection'
-                               % self.exclusions[0])
-        paths = (self.inclusions + self.exclusions + [x[0] for x in self.slices] +
-                 [x[0] for x in self.elem_matches] +
-                 ([self.positional] if self.positional else []))
-        for i, a in enumerate(paths):
-            for b in paths[i + 1:]:
+            elif not t:
+                raise NotSupported('exclusion projections (%s: 0)' % k)
+            elif '$' in k:
+                raise NotSupported('positional projections (%s)' % k)
+            else:
+                self.inclusions.append(k)
+        for i, a in enumerate(self.inclusions):
+            for b in self.inclusions[i + 1:]:
                 if a == b or a.startswith(b + '.') or b.startswith(a + '.'):
                     longer, shorter = (a, b) if len(a) >= len(b) else (b, a)
                     raise CommandError(31250, 'Path collision at %s remaining portion %s'
                                        % (longer, longer[len(shorter) + 1:] or longer))
-        self.mode = 'include' if (self.inclusions or self.elem_matches or self.positional) \
-            else 'exclude'
-        if self.mode == 'include' and self.exclusions:
-            raise CommandError(31254, 'Cannot do exclusion on field %s in inclusion projection'
-                               % self.exclusions[0])
         self.empty = not self.spec
 
     def apply(self, doc, query=None):
         if self.empty:
             return doc
-        if self.mode == 'include':
-            tree = {}
-            for p in self.inclusions + [s[0] for s in self.slices]:
-                _tree_add(tree, p.split('.'))
-            for p, _ in self.elem_matches:
-                _tree_add(tree, [p])
-            if self.positional:
-                _tree_add(tree, self.positional.split('.'))
-            if self.include_id:
-                tree['_id'] = True
-            else:
-                tree.pop('_id', None)
-            out = _include(doc, tree)
-            if self.slices or self.positional:
-                out = copy.deepcopy(out)  # never modify the stored document
-        else:
-            out = copy.deepcopy(doc)
-            for p in self.exclusions:
-                _exclude(out, p.split('.'))
-            if not self.include_id:
-                out.pop('_id', None)
-        for path, skip, limit in self.slices:
-            _apply_slice(out, path.split('.'), skip, limit)
-        for path, q in self.elem_matches:
-            arr = doc.get(path, MISSING)
-            picked = MISSING
-            if isinstance(arr, list):
-                for e in arr:
-                    if elem_matches(e, q):
-                        picked = [e]
-                        break
-            if picked is MISSING:
-                out.pop(path, None)
-            else:
-                out[path] = picked
-        if self.positional:
-            arr = get_path(doc, self.positional)
-            idx = positional_index(query or {}, self.positional, arr)
-            if idx is None:
-                if isinstance(arr, list):
-                    raise CommandError(
-                        51246, "Executor error during find command :: caused by :: positional "
-                        "operator '%s.$' couldn't find a matching element in the array"
-                        % self.positional)
-            else:
-                _set_existing(out, self.positional.split('.'), [arr[idx]])
-        return out
+        if not self.inclusions:
+            return doc if self.include_id else {k: v for k, v in doc.items() if k != '_id'}
+        tree = {}
+        for p in self.inclusions:
+            _tree_add(tree, p.split('.'))
+        if self.include_id:
+            tree['_id'] = True
+        return _include(doc, tree)
 
 
 def _tree_add(tree, parts):
@@ -811,54 +632,13 @@ def _include_array(arr, tree):
     return res
 
 
-def _exclude(value, parts):
-    if isinstance(value, dict):
-        if len(parts) == 1:
-            value.pop(parts[0], None)
-        elif parts[0] in value:
-            _exclude(value[parts[0]], parts[1:])
-    elif isinstance(value, list):
-        for e in value:
-            _exclude(e, parts)
-
-
-def _apply_slice(value, parts, skip, limit):
-    if isinstance(value, list):
-        for e in value:
-            _apply_slice(e, parts, skip, limit)
-        return
-    if not isinstance(value, dict) or parts[0] not in value:
-        return
-    if len(parts) > 1:
-        _apply_slice(value[parts[0]], parts[1:], skip, limit)
-        return
-    arr = value[parts[0]]
-    if not isinstance(arr, list):
-        return
-    if skip is None:
-        value[parts[0]] = arr[:limit] if limit >= 0 else arr[limit:]
-    else:
-        start = skip if skip >= 0 else max(len(arr) + skip, 0)
-        value[parts[0]] = arr[start:start + limit]
-
-
-def _set_existing(value, parts, newval):
-    cur = value
-    for p in parts[:-1]:
-        if not isinstance(cur, dict) or p not in cur:
-            return
-        cur = cur[p]
-    if isinstance(cur, dict):
-        cur[parts[-1]] = newval
-
-
 # ---------------------------------------------------------------------------
 # Update operators
 # ---------------------------------------------------------------------------
 
-UPDATE_OPERATORS = ('$set', '$unset', '$inc', '$mul', '$min', '$max', '$rename',
-                    '$setOnInsert', '$currentDate', '$push', '$addToSet', '$pop',
-                    '$pull', '$pullAll', '$bit')
+UPDATE_OPERATORS = ('$set', '$unset', '$inc', '$mul', '$min', '$max', '$setOnInsert',
+                    '$push', '$addToSet', '$pop', '$pull', '$pullAll')
+REFUSED_UPDATE_OPERATORS = ('$bit', '$rename', '$currentDate')
 
 
 def is_operator_update(update):
@@ -1055,7 +835,7 @@ def _num_op(doc, parts, full, arg, ctx, op_name, opkind):
     container, key = _navigate(doc, parts, True, full)
     cur = _get_in(container, key)
     if cur is MISSING:
-        newval = arg if opkind == 'add' else zero_like_product(arg)
+        newval = arg if opkind == 'add' else zero_like(arg)
         _set_in(container, key, newval, full)
         return
     if not is_number(cur):
@@ -1068,10 +848,6 @@ def _num_op(doc, parts, full, arg, ctx, op_name, opkind):
         raise CommandError(2, 'Failed to apply %s operations to current value (%s) for document %s'
                            % (op_name, fmt_value(cur), _id_repr(ctx)))
     _set_in(container, key, newval, full)
-
-
-def zero_like_product(arg):
-    return zero_like(arg)
 
 
 def _push_sort(values, spec):
@@ -1146,6 +922,8 @@ def apply_update(old_doc, update, ctx):
     # Validate operators and detect conflicting paths.
     targets = []
     for op, fields in update.items():
+        if op in REFUSED_UPDATE_OPERATORS:
+            raise NotSupported('the %s update operator' % op)
         if op not in UPDATE_OPERATORS:
             raise CommandError(9, 'Unknown modifier: %s. Expected a valid update modifier or '
                                'pipeline-style update specified as an array' % op)
@@ -1156,15 +934,6 @@ def apply_update(old_doc, update, ctx):
         for path in fields:
             _split_path(path)
             targets.append(path)
-            if op == '$rename':
-                dst = fields[path]
-                if not isinstance(dst, str):
-                    raise bad_value('The \'to\' field for $rename must be a string: %s: %s'
-                                    % (path, fmt_value(dst)))
-                if dst == path:
-                    raise bad_value("The source and target field for $rename must differ: %s: %s"
-                                    % (path, fmt_value(dst)))
-                targets.append(dst)
     for i, a in enumerate(targets):
         for b in targets[i + 1:]:
             if a == b or a.startswith(b + '.') or b.startswith(a + '.'):
@@ -1200,32 +969,6 @@ def apply_update(old_doc, update, ctx):
                     c = bson_cmp(arg, cur)
                     if (op == '$min' and c < 0) or (op == '$max' and c > 0):
                         _set_in(container, key, copy.deepcopy(arg), full)
-            elif op == '$currentDate':
-                if arg is True or (is_number(arg) and arg):
-                    kind = 'date'
-                elif isinstance(arg, dict) and set(arg) == {'$type'} and \
-                        arg['$type'] in ('date', 'timestamp'):
-                    kind = arg['$type']
-                elif arg is False:
-                    kind = 'date'
-                else:
-                    raise bad_value('%s is not valid type for $currentDate. Please use a boolean '
-                                    "('true') or a $type expression ({$type: 'timestamp/date'})."
-                                    % fmt_value(arg))
-                now = datetime.datetime.utcnow()
-                now = now.replace(microsecond=now.microsecond // 1000 * 1000)
-                value = now if kind == 'date' else Timestamp(
-                    int((now - datetime.datetime(1970, 1, 1)).total_seconds()), 1)
-                container, key = _navigate(doc, parts, True, full)
-                _set_in(container, key, value, full)
-            elif op == '$rename':
-                dst_parts = _split_path(arg)
-                src = get_path(doc, full)
-                if src is MISSING:
-                    continue
-                _unset_rename(doc, parts)
-                container, key = _navigate(doc, dst_parts, True, arg)
-                _set_in(container, key, src, arg)
             elif op == '$push':
                 container, key, cur = _array_at(doc, parts, full, ctx, '$push', True)
                 values = cur if cur is not MISSING else []
@@ -1309,36 +1052,6 @@ def apply_update(old_doc, update, ctx):
                     values = [e for e in cur if not any(bson_eq(e, x) for x in arg)]
                 if len(values) != len(cur):
                     _set_in(container, key, values, full)
-            elif op == '$bit':
-                if not isinstance(arg, dict) or not arg:
-                    raise bad_value('The $bit modifier is not compatible with a %s. You must pass '
-                                    'in an embedded document: {$bit: {field: {and/or/xor: #}}'
-                                    % type_name(arg))
-                container, key = _navigate(doc, parts, True, full)
-                cur = _get_in(container, key)
-                if cur is MISSING:
-                    cur = 0
-                if isinstance(cur, bool) or not isinstance(cur, int):
-                    raise CommandError(2, "Cannot apply $bit to a value of non-integral type.%s "
-                                       "has the field %s of non-integer type %s"
-                                       % (_id_repr(ctx), key, type_name(cur)))
-                result = int(cur)
-                is_long = num_kind(cur) == 'long'
-                for bop, operand in arg.items():
-                    if isinstance(operand, bool) or not isinstance(operand, int):
-                        raise bad_value('The $bit modifier field must be an Integer(32/64 bit)')
-                    if num_kind(operand) == 'long':
-                        is_long = True
-                    if bop == 'and':
-                        result &= int(operand)
-                    elif bop == 'or':
-                        result |= int(operand)
-                    elif bop == 'xor':
-                        result ^= int(operand)
-                    else:
-                        raise bad_value("The $bit modifier only supports 'and', 'or', and 'xor', "
-                                        "not '%s' which is an unknown operator" % bop)
-                _set_in(container, key, Int64(result) if is_long else result, full)
     if '_id' in old_doc and not ctx.is_insert:
         if '_id' not in doc or not bson_identical(doc['_id'], old_doc['_id']):
             raise CommandError(66, "Performing an update on the path '_id' would modify the "
@@ -1386,14 +1099,6 @@ def _expand_array_updates(doc, parts, ctx, path):
 
     walk(doc, 0, [])
     return out
-
-
-def _unset_rename(doc, parts):
-    container, key = _navigate(doc, parts, False, '.'.join(parts))
-    if isinstance(container, list):
-        raise bad_value('The source field cannot be an array element')
-    if isinstance(container, dict):
-        container.pop(key, None)
 
 
 def bson_identical(a, b):

@@ -17,7 +17,6 @@ error labels for the odm test server, after MongoDB's documented semantics:
 """
 
 import copy
-import threading
 import time
 
 from bson import Timestamp
@@ -260,12 +259,6 @@ class SessionManager(object):
                 sess = self.sessions.pop(canon(lsid.get('id')), None)
                 if sess is not None and sess.state == 'in_progress':
                     self.abort(sess)
-
-    def end_all(self):
-        for sess in list(self.sessions.values()):
-            if sess.state == 'in_progress':
-                self.abort(sess)
-        self.sessions.clear()
 
     def abort(self, sess):
         if sess.txn is not None:

@@ -46,7 +46,6 @@ CODEC_OPTIONS = CodecOptions(document_class=dict, tz_aware=False,
                              uuid_representation=UuidRepresentation.UNSPECIFIED)
 mockupdb.CODEC_OPTIONS = CODEC_OPTIONS
 
-from odm_values import normalize_incoming  # noqa: E402
 from odm_engine import Engine, MAX_MESSAGE_SIZE, MAX_BSON_SIZE  # noqa: E402
 
 OP_QUERY = 2004
@@ -162,7 +161,6 @@ class Handler(socketserver.BaseRequestHandler):
     def run(self, db, cmd, conn):
         srv = self.server
         try:
-            normalize_incoming(cmd)
             reply = srv.engine.execute(db, cmd, conn)
         except Exception as e:  # noqa: B902 - never leave a client without an answer
             log('internal error on %r: %s\n%s' % (next(iter(cmd), None), e,
