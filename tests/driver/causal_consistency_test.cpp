@@ -111,13 +111,12 @@ TEST_F(CausalConsistency, ReadsOutsideASessionSendNoAfterClusterTimeButGossipThe
 
 TEST_F(CausalConsistency, AnAfterClusterTimeAheadOfTheServerIsRefused) {
   // readConcern afterClusterTime may not be greater than the server's cluster time.
-  try {
+  const auto error = odm_test::error_of([&] {
     db().run_command(json(R"({"find": "counter", "filter": {},
                               "readConcern": {"afterClusterTime": {"$timestamp": {"t": 4000000000, "i": 1}}}})"));
-    FAIL() << "a read from the future was accepted";
-  } catch (const odm::ServerError& error) {
-    EXPECT_EQ(error.code(), 72) << error.what();  // InvalidOptions
-  }
+  });
+  ASSERT_TRUE(error) << "a read from the future was accepted";
+  EXPECT_EQ(error->code(), 72) << error->what();  // InvalidOptions
 }
 
 }  // namespace

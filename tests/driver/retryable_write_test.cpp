@@ -103,13 +103,10 @@ TEST_F(RetryableWrites, ASecondRetryableErrorPropagates) {
   reset();
   // ShutdownInProgress, which also makes the driver check the server again first.
   fail_point(R"({"times": 2})", R"({"failCommands": ["insert"], "errorCode": 91})");
-  try {
-    counters().insert_one(Counter{3, 0, "c"});
-    FAIL() << "two failures were swallowed";
-  } catch (const odm::ServerError& error) {
-    EXPECT_EQ(error.code(), 91) << error.what();
-    EXPECT_TRUE(error.has_label("RetryableWriteError"));
-  }
+  const auto error = odm_test::error_of([&] { counters().insert_one(Counter{3, 0, "c"}); });
+  ASSERT_TRUE(error) << "two failures were swallowed";
+  EXPECT_EQ(error->code(), 91) << error->what();
+  EXPECT_TRUE(error->has_label("RetryableWriteError"));
   EXPECT_EQ(recorder_.attempts("insert"), 2) << "retried once, not more";
   EXPECT_EQ(counters().count(), 2);
 }
@@ -146,13 +143,10 @@ TEST_F(RetryableWrites, WritesInATransactionAreNotRetriedOnTheirOwn) {
   fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "errorCode": 262})");
   odm::Session session = client().start_session();
   session.start_transaction();
-  try {
-    counters().insert_one(session, Counter{3, 0, "c"});
-    FAIL() << "the error was swallowed";
-  } catch (const odm::ServerError& error) {
-    EXPECT_EQ(error.code(), 262);
-    EXPECT_FALSE(error.has_label("RetryableWriteError")) << error.raw_reply().to_json();
-  }
+  const auto error = odm_test::error_of([&] { counters().insert_one(session, Counter{3, 0, "c"}); });
+  ASSERT_TRUE(error) << "the error was swallowed";
+  EXPECT_EQ(error->code(), 262);
+  EXPECT_FALSE(error->has_label("RetryableWriteError")) << error->raw_reply().to_json();
   EXPECT_EQ(recorder_.attempts("insert"), 1);
   session.abort_transaction();
 }

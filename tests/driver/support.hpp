@@ -20,6 +20,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace odm_test {
@@ -137,5 +138,16 @@ inline odm::Document json(std::string_view text) { return odm::Document::from_js
 
 /// The value at a top-level key of a document, as JSON (for messages and comparisons).
 inline bool has_key(const odm::Document& document, const char* key) { return bson_has_field(document.get(), key); }
+
+/// The error of type E that `operation` throws, or nullopt when it throws none.
+template <class E = odm::ServerError, class F>
+std::optional<E> error_of(F&& operation) {
+  try {
+    std::forward<F>(operation)();
+  } catch (const E& error) {
+    return error;
+  }
+  return std::nullopt;
+}
 
 }  // namespace odm_test

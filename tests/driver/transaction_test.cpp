@@ -74,21 +74,15 @@ TEST_F(Transactions, TheFirstWriterWinsAndTheSecondIsAborted) {
   first.start_transaction();
   second.start_transaction();
   coll.update_one(first, id_is(1), add(1));
-  try {
-    coll.update_one(second, id_is(1), add(10));
-    FAIL() << "two transactions wrote one document";
-  } catch (const odm::ServerError& error) {
-    EXPECT_EQ(error.code(), 112) << error.what();  // WriteConflict
-    EXPECT_TRUE(error.has_label("TransientTransactionError")) << error.raw_reply().to_json();
-  }
+  const auto conflict = odm_test::error_of([&] { coll.update_one(second, id_is(1), add(10)); });
+  ASSERT_TRUE(conflict) << "two transactions wrote one document";
+  EXPECT_EQ(conflict->code(), 112) << conflict->what();  // WriteConflict
+  EXPECT_TRUE(conflict->has_label("TransientTransactionError")) << conflict->raw_reply().to_json();
   // The server aborted the second transaction: its next operation finds none.
-  try {
-    (void)coll.find_by_id(second, 1);
-    FAIL() << "the conflicting transaction went on";
-  } catch (const odm::ServerError& error) {
-    EXPECT_EQ(error.code(), 251) << error.what();  // NoSuchTransaction
-    EXPECT_TRUE(error.has_label("TransientTransactionError"));
-  }
+  const auto next = odm_test::error_of([&] { (void)coll.find_by_id(second, 1); });
+  ASSERT_TRUE(next) << "the conflicting transaction went on";
+  EXPECT_EQ(next->code(), 251) << next->what();  // NoSuchTransaction
+  EXPECT_TRUE(next->has_label("TransientTransactionError"));
   second.abort_transaction();
   first.commit_transaction();
   EXPECT_EQ(coll.get_by_id(1).value, 1);
@@ -100,13 +94,10 @@ TEST_F(Transactions, AWriteAfterAnOutsideChangeToTheSameDocumentConflicts) {
   session.start_transaction();
   EXPECT_EQ(coll.get_by_id(session, 1).value, 0);
   coll.update_one(id_is(1), add(5));
-  try {
-    coll.update_one(session, id_is(1), add(1));
-    FAIL() << "the transaction overwrote a change made after its snapshot";
-  } catch (const odm::ServerError& error) {
-    EXPECT_EQ(error.code(), 112) << error.what();
-    EXPECT_TRUE(error.has_label("TransientTransactionError"));
-  }
+  const auto error = odm_test::error_of([&] { coll.update_one(session, id_is(1), add(1)); });
+  ASSERT_TRUE(error) << "the transaction overwrote a change made after its snapshot";
+  EXPECT_EQ(error->code(), 112) << error->what();
+  EXPECT_TRUE(error->has_label("TransientTransactionError"));
   session.abort_transaction();
   EXPECT_EQ(coll.get_by_id(1).value, 5);
 }
@@ -166,13 +157,10 @@ TEST_F(Transactions, ANetworkErrorInTheBodyRunsTheTransactionAgain) {
 TEST_F(Transactions, AnErrorWithoutLabelIsNotRetried) {
   fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "errorCode": 2})");
   odm::Session session = client().start_session();
-  try {
-    insert_in_transaction(session);
-    FAIL() << "the error was swallowed";
-  } catch (const odm::ServerError& error) {
-    EXPECT_EQ(error.code(), 2);
-    EXPECT_FALSE(error.has_label("TransientTransactionError"));
-  }
+  const auto error = odm_test::error_of([&] { insert_in_transaction(session); });
+  ASSERT_TRUE(error) << "the error was swallowed";
+  EXPECT_EQ(error->code(), 2);
+  EXPECT_FALSE(error->has_label("TransientTransactionError"));
   EXPECT_EQ(recorder_.attempts("insert"), 1);
   EXPECT_EQ(recorder_.attempts("abortTransaction"), 1);
   EXPECT_EQ(recorder_.attempts("commitTransaction"), 0);
@@ -211,13 +199,10 @@ TEST_F(Transactions, MaxTimeMSExpiredOnCommitIsNotRetried) {
   // "the driver MUST retry the commit if and only if the error is not MaxTimeMSExpired".
   fail_point(R"({"times": 1})", R"({"failCommands": ["commitTransaction"], "errorCode": 50})");
   odm::Session session = client().start_session();
-  try {
-    insert_in_transaction(session);
-    FAIL() << "the commit was retried after MaxTimeMSExpired";
-  } catch (const odm::ServerError& error) {
-    EXPECT_EQ(error.code(), 50) << error.what();
-    EXPECT_TRUE(error.has_label("UnknownTransactionCommitResult")) << error.raw_reply().to_json();
-  }
+  const auto error = odm_test::error_of([&] { insert_in_transaction(session); });
+  ASSERT_TRUE(error) << "the commit was retried after MaxTimeMSExpired";
+  EXPECT_EQ(error->code(), 50) << error->what();
+  EXPECT_TRUE(error->has_label("UnknownTransactionCommitResult")) << error->raw_reply().to_json();
   EXPECT_EQ(recorder_.attempts("commitTransaction"), 1);
 }
 
@@ -253,13 +238,10 @@ TEST_F(Transactions, AnUnsatisfiableWriteConcernOnCommitIsNotRetried) {
     fail_point(R"({"times": 1})", std::string(R"({"failCommands": ["commitTransaction"], "writeConcernError": {"code": )") +
                                       code + R"(, "errmsg": "the write concern cannot be satisfied"}})");
     odm::Session session = client().start_session();
-    try {
-      insert_in_transaction(session);
-      FAIL() << "the write concern error was swallowed";
-    } catch (const odm::WriteError& error) {
-      EXPECT_EQ(error.code(), std::stoi(code)) << error.what();
-      EXPECT_FALSE(error.has_label("UnknownTransactionCommitResult"));
-    }
+    const auto error = odm_test::error_of<odm::WriteError>([&] { insert_in_transaction(session); });
+    ASSERT_TRUE(error) << "the write concern error was swallowed";
+    EXPECT_EQ(error->code(), std::stoi(code)) << error->what();
+    EXPECT_FALSE(error->has_label("UnknownTransactionCommitResult"));
     EXPECT_EQ(recorder_.attempts("commitTransaction"), 1);
   }
 }
@@ -288,24 +270,18 @@ TEST_F(Transactions, RetriesStopAtTheTimeLimit) {
   // The drivers' limit is 120 s; with_transaction takes a shorter one, so this stays fast.
   fail_point(R"("alwaysOn")", R"({"failCommands": ["insert"], "errorCode": 112})");
   odm::Session session = client().start_session();
-  try {
-    insert_in_transaction(session, 300ms);
-    FAIL() << "a transaction that always conflicts committed";
-  } catch (const odm::ServerError& error) {
-    EXPECT_EQ(error.code(), 112);
-    EXPECT_TRUE(error.has_label("TransientTransactionError")) << "the last error propagates as it was";
-  }
+  const auto in_body = odm_test::error_of([&] { insert_in_transaction(session, 300ms); });
+  ASSERT_TRUE(in_body) << "a transaction that always conflicts committed";
+  EXPECT_EQ(in_body->code(), 112);
+  EXPECT_TRUE(in_body->has_label("TransientTransactionError")) << "the last error propagates as it was";
   EXPECT_GE(recorder_.attempts("insert"), 2) << "retried until the limit";
 
   recorder_.clear();
   fail_point(R"("alwaysOn")", R"({"failCommands": ["commitTransaction"], "errorCode": 262})");
-  try {
-    insert_in_transaction(session, 300ms);
-    FAIL() << "a commit that always fails succeeded";
-  } catch (const odm::ServerError& error) {
-    EXPECT_EQ(error.code(), 262);
-    EXPECT_TRUE(error.has_label("UnknownTransactionCommitResult"));
-  }
+  const auto on_commit = odm_test::error_of([&] { insert_in_transaction(session, 300ms); });
+  ASSERT_TRUE(on_commit) << "a commit that always fails succeeded";
+  EXPECT_EQ(on_commit->code(), 262);
+  EXPECT_TRUE(on_commit->has_label("UnknownTransactionCommitResult"));
   EXPECT_EQ(recorder_.attempts("insert"), 1);
   EXPECT_GE(recorder_.attempts("commitTransaction"), 4) << "commits again until the limit (twice per try)";
   EXPECT_EQ(counters().count(id_is(2)), 0);

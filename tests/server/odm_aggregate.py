@@ -107,6 +107,16 @@ def _set_path(doc, path, value):
     doc[parts[-1]] = value
 
 
+def _add_computed(out, doc, fields):
+    """out with each (path, expression) of fields evaluated on doc (a missing result
+    adds nothing)."""
+    for field, expr in fields:
+        v = evaluate(expr, doc)
+        if v is not MISSING:
+            _set_path(out, field, v)
+    return out
+
+
 # ---------------------------------------------------------------------------
 # Stages
 # ---------------------------------------------------------------------------
@@ -233,7 +243,8 @@ def _is_flag(v):
 
 
 def _project_stage(docs, ctx, options):
-    """Inclusion (with computed fields) or exclusion, as mongod's $project."""
+    """Inclusion with computed fields, as mongod's $project (exclusions are refused, as
+    in find projections)."""
     if not isinstance(options, dict) or not options:
         raise CommandError(51272, '$project requires at least one output field')
     include_id = True
@@ -259,11 +270,7 @@ def _project_stage(docs, ctx, options):
         spec = {f: 1 for f in included}
         spec['_id'] = 1 if include_id else 0
         nd = Projection(spec).apply(d) if included or include_id else {}
-        for field, expr in computed:
-            v = evaluate(expr, d)
-            if v is not MISSING:
-                _set_path(nd, field, v)
-        out.append(nd)
+        out.append(_add_computed(nd, d, computed))
     return out
 
 
@@ -271,15 +278,7 @@ def _set_stage(docs, ctx, options):
     if not isinstance(options, dict) or not options:
         raise CommandError(40177, 'Invalid $set :: caused by :: specification must have at '
                            'least one field')
-    out = []
-    for d in docs:
-        nd = copy.deepcopy(d)
-        for field, expr in options.items():
-            v = evaluate(expr, d)
-            if v is not MISSING:
-                _set_path(nd, field, v)
-        out.append(nd)
-    return out
+    return [_add_computed(copy.deepcopy(d), d, options.items()) for d in docs]
 
 
 def _unwind_stage(docs, ctx, options):

@@ -390,30 +390,21 @@ class Collection(object):
             return None
         for field, cond in query.items():
             if field == '_id':
-                values = _plain_equality_values(cond, allow_documents=True)
-                if values is None:
-                    continue
-                ids = set()
-                for v in values:
-                    try:
-                        k = canon(v)
-                    except TypeError:
-                        return None
-                    if k in self.docs:
-                        ids.add(k)
-                return ids
-            m = self.eq_maps.get(field)
-            if m is None:
+                def lookup(key):
+                    return (key,) if key in self.docs else ()
+            elif field in self.eq_maps:
+                lookup = self.eq_maps[field].get
+            else:
                 continue
-            values = _plain_equality_values(cond, allow_documents=False)
+            values = _plain_equality_values(cond, allow_documents=field == '_id')
             if values is None:
                 continue
             ids = set()
-            for v in values:
-                try:
-                    ids.update(m.get(canon(v), ()))
-                except TypeError:
-                    return None
+            try:
+                for v in values:
+                    ids.update(lookup(canon(v)) or ())
+            except UnsupportedValue:
+                return None
             return ids
         return None
 

@@ -874,6 +874,20 @@ def _array_at(doc, parts, full, ctx, op_name, create):
     return container, key, cur
 
 
+def _existing_array(doc, parts, full, not_an_array):
+    """(container, key, array) at parts, or None when the path does not exist; raises
+    not_an_array(value) for another value there."""
+    container, key = _navigate(doc, parts, False, full)
+    if container is None:
+        return None
+    cur = _get_in(container, key)
+    if cur is MISSING:
+        return None
+    if not isinstance(cur, list):
+        raise not_an_array(cur)
+    return container, key, cur
+
+
 def _pull_matches(elem, cond):
     if isinstance(cond, dict):
         if _elem_match_value_mode(cond):
@@ -1022,15 +1036,12 @@ def apply_update(old_doc, update, ctx):
             elif op == '$pop':
                 if not is_number(arg) or arg not in (1, -1):
                     raise bad_value('$pop expects 1 or -1, found: %s' % fmt_value(arg))
-                container, key = _navigate(doc, parts, False, full)
-                if container is None:
+                found = _existing_array(doc, parts, full, lambda cur: CommandError(
+                    14, "Path '%s' contains an element of non-array type '%s'"
+                    % (full, type_name(cur))))
+                if found is None:
                     continue
-                cur = _get_in(container, key)
-                if cur is MISSING:
-                    continue
-                if not isinstance(cur, list):
-                    raise CommandError(14, "Path '%s' contains an element of non-array type '%s'"
-                                       % (full, type_name(cur)))
+                container, key, cur = found
                 if cur:
                     values = cur[:-1] if arg > 0 else cur[1:]
                     _set_in(container, key, values, full)
@@ -1038,14 +1049,11 @@ def apply_update(old_doc, update, ctx):
                 if op == '$pullAll' and not isinstance(arg, list):
                     raise bad_value('$pullAll requires an array argument but was given a %s'
                                     % type_name(arg))
-                container, key = _navigate(doc, parts, False, full)
-                if container is None:
+                found = _existing_array(doc, parts, full, lambda cur: bad_value(
+                    'Cannot apply %s to a non-array value' % op))
+                if found is None:
                     continue
-                cur = _get_in(container, key)
-                if cur is MISSING:
-                    continue
-                if not isinstance(cur, list):
-                    raise bad_value('Cannot apply %s to a non-array value' % op)
+                container, key, cur = found
                 if op == '$pull':
                     values = [e for e in cur if not _pull_matches(e, arg)]
                 else:
