@@ -154,6 +154,7 @@ class FailPointTest : public SessionTest {
   void SetUp() override {
     SessionTest::SetUp();
     if (HasFatalFailure() || IsSkipped()) return;
+    lock_.emplace(uri_);  // before anything touches the fail point another test may be using
     admin_.emplace(uri_);
     try {
       admin_->database("admin").run_command(json(R"({"configureFailPoint": "failCommand", "mode": "off"})"));
@@ -161,11 +162,10 @@ class FailPointTest : public SessionTest {
       GTEST_SKIP() << "needs MongoDB's failCommand fail point (mongod --setParameter enableTestCommands=1): "
                    << error.what();
     }
-    lock_.emplace(uri_);
   }
 
   void TearDown() override {
-    if (lock_) {
+    if (admin_ && !IsSkipped()) {
       try {
         admin_->database("admin").run_command(json(R"({"configureFailPoint": "failCommand", "mode": "off"})"));
       } catch (const odm::Error& error) {
