@@ -87,16 +87,13 @@ struct Book {
 
 struct Product;
 
+/// A review as the product embeds it (in `review` it also has product_id).
 struct Review {
   std::int32_t review_id = 0;
   odm::ParentRef<Product> product_id;
   std::string review_author;
   std::string review_text;
   sys_days published_date;
-  struct odm_model {
-    static constexpr std::string_view collection = "review";
-    static constexpr auto key = &Review::review_id;
-  };
 };
 
 struct Product {

@@ -28,12 +28,10 @@ struct Part {
   };
 };
 
+/// Not stored: only its references are resolved.
 struct Assembly {
   std::int32_t id = 0;
   odm::RefMany<Part> parts;
-  struct odm_model {
-    static constexpr std::string_view collection = "assemblies";
-  };
 };
 
 struct Label {
