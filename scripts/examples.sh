@@ -31,4 +31,5 @@ for example in "$root"/gcc/examples/example_*; do
   echo "== ${example##*/example_}"
   "$example"
 done
+tests/crosscheck/run.sh
 echo "== every example ran ($SECONDS s)"

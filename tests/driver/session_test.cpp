@@ -1,8 +1,9 @@
-// Sessions and multi-document transactions. Transactions need a replica set
-// (docker-compose.yml starts one; run with
-// MONGODB_URI='mongodb://127.0.0.1:27017/?replicaSet=rs0'). On an engine without them
-// (support.hpp's engine_gaps) the test checks that the refusal is a clear odm::Error
-// that leaves nothing behind, and then skips.
+// Sessions and multi-document transactions. They need a replica set: the odm test server
+// is a one-member one; docker-compose.yml starts a real one (run with
+// MONGODB_URI='mongodb://127.0.0.1:27017/?replicaSet=rs0'). transaction_test.cpp covers
+// the retries, fail points and isolation. On an engine without transactions
+// (support.hpp's engine_gaps) the test checks that the refusal is a clear odm::Error that
+// leaves nothing behind, and then skips.
 
 #include "models.hpp"
 #include "support.hpp"

@@ -27,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace odm_test {
@@ -56,6 +57,8 @@ enum class Capability {
   union_with,               // the $unionWith aggregation stage (MongoDB 4.4+)
   duplicate_key_details,    // keyPattern and keyValue in duplicate-key errors
   first_batch_of_101,       // a find without batchSize answers 101 documents first
+  replica_set,              // a replica-set member or mongos: retryable writes, causal consistency
+  fail_command,             // MongoDB's failCommand fail point (enableTestCommands)
 };
 
 struct EngineGap {
@@ -67,15 +70,12 @@ struct EngineGap {
 /// Every capability an engine lacks, and why. To give an engine a capability, delete
 /// its line; a test never skips on an engine not listed here.
 inline constexpr EngineGap engine_gaps[] = {
-    {Engine::odm_test_server, Capability::transactions,
-     "it refuses transactions (tests/server/README.md); run with MONGODB_URI and docker-compose.yml's replica set"},
-    {Engine::odm_test_server, Capability::array_filters,
-     "it refuses arrayFilters (tests/server/README.md); run with MONGODB_URI and docker-compose.yml"},
-    {Engine::odm_test_server, Capability::unique_multikey_indexes,
-     "it does not implement unique indexes over array elements (tests/server/README.md)"},
     {Engine::mongo_java_server, Capability::sessions,
      "it has no logical sessions (its hello reply has no logicalSessionTimeoutMinutes, so libmongoc starts none)"},
     {Engine::mongo_java_server, Capability::transactions, "it has no sessions, so no transactions"},
+    {Engine::mongo_java_server, Capability::replica_set,
+     "it answers as a standalone server (no setName), so libmongoc neither retries writes nor tracks cluster time"},
+    {Engine::mongo_java_server, Capability::fail_command, "it has no configureFailPoint command"},
     {Engine::mongo_java_server, Capability::union_with,
      "it has no $unionWith stage (error 40324, 'Unrecognized pipeline stage name'), as its maxWireVersion 8 "
      "(MongoDB 4.2) says"},
@@ -229,5 +229,16 @@ inline odm::Document json(std::string_view text) { return odm::Document::from_js
 
 /// The value at a top-level key of a document, as JSON (for messages and comparisons).
 inline bool has_key(const odm::Document& document, const char* key) { return bson_has_field(document.get(), key); }
+
+/// The error of type E that `operation` throws, or nullopt when it throws none.
+template <class E = odm::ServerError, class F>
+std::optional<E> error_of(F&& operation) {
+  try {
+    std::forward<F>(operation)();
+  } catch (const E& error) {
+    return error;
+  }
+  return std::nullopt;
+}
 
 }  // namespace odm_test

@@ -238,10 +238,12 @@ int main(int argc, char **argv) {
 
     /* refusal surfaces as an error with code 115 */
     filter = BCON_NEW("_id", BCON_INT32(1));
-    update = BCON_NEW("$set", "{", "arr.$[].x", BCON_INT32(1), "}");
-    ok = mongoc_collection_update_one(coll, filter, update, NULL, NULL, &error);
-    check("$[] refused with 115", !ok && error.code == 115 &&
+    update = BCON_NEW("$set", "{", "x", BCON_INT32(1), "}");
+    opts = BCON_NEW("collation", "{", "locale", BCON_UTF8("en"), "}");
+    ok = mongoc_collection_update_one(coll, filter, update, opts, NULL, &error);
+    check("collation refused with 115", !ok && error.code == 115 &&
           strstr(error.message, "odm test server does not support") != NULL, error.message);
+    bson_destroy(opts);
     bson_destroy(update);
     bson_destroy(filter);
 

@@ -1,146 +1,160 @@
-"""Aggregation for the odm test server, delegated to mongomock's pipeline
-engine with this server's matcher and comparison plugged in.
+"""Aggregation pipelines for the odm test server.
 
-mongomock's $match and $sort handlers are replaced by this server's own
-(numeric Decimal128, bool != number, mongod array sort rules); its value
-comparison hook (filtering.bson_compare, used by $group and by $gt/$lt in
-expressions) is replaced by odm_values.bson_cmp.  Stages or expressions that
-mongomock does not implement are answered with CommandNotSupported.
+The stages odm and its planned typed aggregation use are written here, on this
+server's matching, sorting and comparison: $match, $sort, $skip, $limit, $group,
+$count, $project, $set/$addFields, $unwind, $lookup (localField/foreignField),
+$facet and $unionWith. Any other stage is refused.
+
+Expression operators ($arrayElemAt, $concat, ...) are evaluated by mongomock's
+expression parser through a subclass of it that does what mongod does where
+mongomock does not: comparisons (numbers across types, Decimal128 by value, a
+missing value below null) and integer arithmetic (int64 stays int64). Nothing of
+mongomock or pymongo is patched.
 """
 
 import copy
 
-import mongomock
 from sentinels import NOTHING as _MM_NOTHING
+from mongomock import OperationFailure as _MongomockFailure
 from mongomock import aggregate as mm_aggregate
-from mongomock import filtering as mm_filtering
 
 from bson.decimal128 import Decimal128
+from bson.int64 import Int64
 
-from odm_values import (MISSING, DEC_CTX, NumDecimal, ArithOverflow, arith, bson_cmp, canon,
-                        is_number, sort_key_of, type_name, type_order)
+from odm_values import (MISSING, DEC_CTX, ArithOverflow, arith, bson_cmp, canon, decimal128,
+                        is_number, sort_key_of, type_name)
 from odm_query import (CommandError, NotSupported, match, sort_docs, parse_sort,
-                       path_candidates)
-
-try:
-    from pymongo.errors import OperationFailure as _PyOperationFailure
-except ImportError:  # pragma: no cover
-    _PyOperationFailure = ()
-
-_MM_OPERATION_FAILURE = getattr(mongomock, 'OperationFailure', Exception)
+                       path_candidates, get_path, Projection)
 
 
-def _bson_compare(op, a, b, can_compare_types=True):
-    a = None if a is MISSING else a
-    b = None if b is MISSING else b
-    if not can_compare_types and type_order(a) != type_order(b):
-        return False
-    return op(bson_cmp(a, b), 0)
+# ---------------------------------------------------------------------------
+# Expressions
+# ---------------------------------------------------------------------------
+
+class _Expression(mm_aggregate._Parser):
+    """mongomock's expression parser with mongod's comparisons and integer arithmetic."""
+
+    def _handle_comparison_operator(self, op, values):
+        if not isinstance(values, list) or len(values) != 2:
+            raise CommandError(16020, 'Expression %s takes exactly 2 arguments. %d were passed in.'
+                               % (op, len(values) if isinstance(values, list) else 1))
+        a, b = (self._parse_or_nothing(v) for v in values)
+        a_missing, b_missing = a is _MM_NOTHING, b is _MM_NOTHING
+        if a_missing or b_missing:
+            # A missing value sorts below null and equals only another missing value.
+            c = 0 if (a_missing and b_missing) else (-1 if a_missing else 1)
+        else:
+            c = bson_cmp(a, b)
+        if op == '$cmp':
+            return c
+        return {'$eq': c == 0, '$ne': c != 0, '$gt': c > 0, '$gte': c >= 0,
+                '$lt': c < 0, '$lte': c <= 0}[op]
+
+    def _handle_arithmetic_operator(self, op, values):
+        if op in ('$add', '$multiply', '$subtract') and isinstance(values, list):
+            numbers = list(self.parse_many(values))
+            if any(v is None for v in numbers):
+                return None
+            if numbers and all(is_number(v) for v in numbers):
+                if op == '$subtract':
+                    if len(numbers) != 2:
+                        raise CommandError(16020, 'Expression $subtract takes exactly 2 '
+                                           'arguments. %d were passed in.' % len(numbers))
+                    numbers = [numbers[0], arith('mul', numbers[1], -1)]
+                result = numbers[0]
+                try:
+                    for v in numbers[1:]:
+                        result = arith('mul' if op == '$multiply' else 'add', result, v)
+                except ArithOverflow:
+                    raise CommandError(15, '%s overflowed' % op)
+                return result
+        return super()._handle_arithmetic_operator(op, values)
 
 
-class _SortWrap(object):
-    __slots__ = ('v',)
-
-    def __init__(self, v):
-        self.v = v
-
-    def __lt__(self, other):
-        return bson_cmp(self.v, other.v) < 0
-
-    def __eq__(self, other):
-        return bson_cmp(self.v, other.v) == 0
+def _translate_exception(e, what):
+    if isinstance(e, CommandError):
+        return e
+    if isinstance(e, NotImplementedError):
+        return NotSupported('%s: %s' % (what, e))
+    if isinstance(e, _MongomockFailure):
+        code = getattr(e, 'code', None)
+        return CommandError(code if isinstance(code, int) else 2, str(e))
+    return NotSupported('%s (mongomock raised %s: %s)' % (what, type(e).__name__, e))
 
 
-def _resolve_sort_key(key, doc):
-    cands = path_candidates(doc, key.split('.'))
-    v = cands[0] if cands else MISSING
-    return 1, _SortWrap(None if v is MISSING else v)
+def evaluate(expr, doc):
+    """The value of an aggregation expression on doc; MISSING for a missing field."""
+    try:
+        v = _Expression(doc, ignore_missing_keys=True).parse(expr)
+    except KeyError:
+        return MISSING
+    except Exception as e:  # noqa: B902 - every failure becomes an error reply
+        raise _translate_exception(e, 'the expression %s' % (expr,))
+    return MISSING if v is _MM_NOTHING else v
 
 
-def _expr_cmp(a, b):
-    a_missing = a is _MM_NOTHING or a is MISSING
-    b_missing = b is _MM_NOTHING or b is MISSING
-    if a_missing or b_missing:
-        # In expressions a missing field sorts below null and equals only
-        # another missing value.
-        return 0 if (a_missing and b_missing) else (-1 if a_missing else 1)
-    return bson_cmp(a, b)
+def evaluate_expr(expr, doc):
+    """$expr in a query."""
+    return evaluate(expr, doc)
 
 
-def _handle_comparison_operator(self, op, values):
-    if not isinstance(values, list) or len(values) != 2:
-        raise CommandError(16020, 'Expression %s takes exactly 2 arguments. %d were passed in.'
-                           % (op, len(values) if isinstance(values, list) else 1))
-    c = _expr_cmp(self._parse_or_nothing(values[0]), self._parse_or_nothing(values[1]))
-    if op == '$cmp':
-        return c
-    return {'$eq': c == 0, '$ne': c != 0, '$gt': c > 0, '$gte': c >= 0,
-            '$lt': c < 0, '$lte': c <= 0}[op]
+def _set_path(doc, path, value):
+    parts = path.split('.')
+    for part in parts[:-1]:
+        if not isinstance(doc.get(part), dict):
+            doc[part] = {}
+        doc = doc[part]
+    doc[parts[-1]] = value
 
 
-mm_aggregate._Parser._handle_comparison_operator = _handle_comparison_operator
-mm_filtering.bson_compare = _bson_compare
-mm_filtering.BsonComparable = _SortWrap
-mm_filtering.resolve_sort_key = _resolve_sort_key
-mm_filtering.filter_applies = lambda query, doc: match(query, doc)
+def _add_computed(out, doc, fields):
+    """out with each (path, expression) of fields evaluated on doc (a missing result
+    adds nothing)."""
+    for field, expr in fields:
+        v = evaluate(expr, doc)
+        if v is not MISSING:
+            _set_path(out, field, v)
+    return out
 
 
-def _match_stage(docs, database, options):
+# ---------------------------------------------------------------------------
+# Stages
+# ---------------------------------------------------------------------------
+
+def _match_stage(docs, ctx, options):
     if not isinstance(options, dict):
         raise CommandError(15959, 'the match filter must be an expression in an object')
     return [d for d in docs if match(options, d)]
 
 
-def _sort_stage(docs, database, options):
+def _sort_stage(docs, ctx, options):
     if not isinstance(options, dict) or not options:
         raise CommandError(15976, '$sort stage must have at least one sort key')
     parse_sort(options)
     return sort_docs(docs, options)
 
 
-def _unset_stage(docs, database, options):
-    fields = [options] if isinstance(options, str) else options
-    if not isinstance(fields, list) or not fields or \
-            not all(isinstance(f, str) and f for f in fields):
-        raise CommandError(31002, '$unset specification must be a string or an array of '
-                           'strings')
-    spec = {f: 0 for f in fields}
-    return mm_aggregate._PIPELINE_HANDLERS['$project'](docs, database, spec)
+def _positive_int(options, code, message, allow_zero):
+    if isinstance(options, bool) or not is_number(options) or int(options) != options or \
+            options < (0 if allow_zero else 1):
+        raise CommandError(code, message)
+    return int(options)
 
 
-def _replace_with_stage(docs, database, options):
-    return mm_aggregate._PIPELINE_HANDLERS['$replaceRoot'](docs, database, {'newRoot': options})
+def _limit_stage(docs, ctx, options):
+    return docs[:_positive_int(options, 15958, 'the limit must be positive', False)]
 
 
-def _sort_by_count_stage(docs, database, options):
-    grouped = _group_stage(
-        docs, database, {'_id': options, 'count': {'$sum': 1}})
-    return sort_docs(grouped, {'count': -1})
+def _skip_stage(docs, ctx, options):
+    return docs[_positive_int(options, 15956, 'the number to skip cannot be negative', True):]
 
 
-def _limit_stage(docs, database, options):
-    if isinstance(options, bool) or not isinstance(options, (int, float)) or options <= 0 or \
-            int(options) != options:
-        raise CommandError(15958, 'the limit must be positive')
-    return docs[:int(options)]
-
-
-def _skip_stage(docs, database, options):
-    if isinstance(options, bool) or not isinstance(options, (int, float)) or options < 0 or \
-            int(options) != options:
-        raise CommandError(15956, 'the number to skip cannot be negative')
-    return docs[int(options):]
-
-
-_MM_ACCUMULATE = mm_aggregate._accumulate_group
-
-
-def _eval_or_missing(expr, doc):
-    try:
-        v = mm_aggregate._parse_expression(expr, doc, ignore_missing_keys=True)
-    except KeyError:
-        return MISSING
-    return MISSING if v is _MM_NOTHING else v
+def _count_stage(docs, ctx, options):
+    if not isinstance(options, str) or not options or options.startswith('$') or '.' in options:
+        raise CommandError(40156, "the count field must be a non-empty string that neither "
+                           "starts with '$' nor contains '.'")
+    # As mongod: no document at all when nothing reaches $count.
+    return [{options: len(docs)}] if docs else []
 
 
 def _acc_sum(values):
@@ -159,8 +173,7 @@ def _acc_avg(values):
     if not nums:
         return None
     if any(isinstance(v, Decimal128) for v in nums):
-        total = _acc_sum(nums)
-        return NumDecimal.from_decimal(DEC_CTX.divide(total.to_decimal(), len(nums)))
+        return decimal128(DEC_CTX.divide(_acc_sum(nums).to_decimal(), len(nums)))
     return sum(float(v) for v in nums) / len(nums)
 
 
@@ -174,7 +187,7 @@ def _acc_extreme(values, sign):
     return None if best is MISSING else best
 
 
-def _accumulate(field, op, expr, members):
+def _accumulate(op, expr, members):
     if op == '$count':
         if expr != {}:
             raise CommandError(4544702, '$count takes no arguments, i.e. $count:{}')
@@ -182,18 +195,15 @@ def _accumulate(field, op, expr, members):
     if op in ('$first', '$last'):
         if not members:
             return None
-        v = _eval_or_missing(expr, members[0] if op == '$first' else members[-1])
+        v = evaluate(expr, members[0] if op == '$first' else members[-1])
         return None if v is MISSING else v
-    values = [_eval_or_missing(expr, d) for d in members]
-    present = [v for v in values if v is not MISSING]
+    present = [v for v in (evaluate(expr, d) for d in members) if v is not MISSING]
     if op == '$sum':
         return _acc_sum(present)
     if op == '$avg':
         return _acc_avg(present)
-    if op == '$min':
-        return _acc_extreme(present, -1)
-    if op == '$max':
-        return _acc_extreme(present, 1)
+    if op in ('$min', '$max'):
+        return _acc_extreme(present, -1 if op == '$min' else 1)
     if op == '$push':
         return present
     if op == '$addToSet':
@@ -201,32 +211,136 @@ def _accumulate(field, op, expr, members):
         for v in present:
             seen.setdefault(canon(v), v)
         return list(seen.values())
-    # Anything else: mongomock's implementation (or its NotImplementedError).
-    return _MM_ACCUMULATE({field: {op: expr}}, members).get(field)
+    raise NotSupported('the $group accumulator %s' % op)
 
 
-def _group_stage(docs, database, options):
+def _group_stage(docs, ctx, options):
     if not isinstance(options, dict) or '_id' not in options:
         raise CommandError(15955, "a group specification must include an _id")
-    gid = options['_id']
+    for field, spec in options.items():
+        if field != '_id' and (not isinstance(spec, dict) or len(spec) != 1):
+            raise CommandError(40234, "The field '%s' must be an accumulator object" % field)
     groups = {}
     for d in docs:
-        key = _eval_or_missing(gid, d)
+        key = evaluate(options['_id'], d)
         if key is MISSING:
             key = None
         groups.setdefault(canon(key), (key, []))[1].append(d)
     out = []
+    # mongod leaves the order of groups unspecified; sorting them makes results stable.
     for key, members in sorted(groups.values(), key=lambda kv: sort_key_of(kv[0])):
         nd = {'_id': key}
         for field, spec in options.items():
-            if field == '_id':
-                continue
-            if not isinstance(spec, dict) or len(spec) != 1:
-                raise CommandError(40234, "The field '%s' must be an accumulator object" % field)
-            op, expr = next(iter(spec.items()))
-            nd[field] = _accumulate(field, op, expr, members)
+            if field != '_id':
+                op, expr = next(iter(spec.items()))
+                nd[field] = _accumulate(op, expr, members)
         out.append(nd)
     return out
+
+
+def _is_flag(v):
+    return isinstance(v, bool) or (is_number(v) and not isinstance(v, Decimal128))
+
+
+def _project_stage(docs, ctx, options):
+    """Inclusion with computed fields, as mongod's $project (exclusions are refused, as
+    in find projections)."""
+    if not isinstance(options, dict) or not options:
+        raise CommandError(51272, '$project requires at least one output field')
+    include_id = True
+    included, excluded, computed = [], [], []
+    for field, value in options.items():
+        if field == '_id' and _is_flag(value):
+            include_id = bool(value)
+        elif _is_flag(value):
+            (included if value else excluded).append(field)
+        else:
+            computed.append((field, value))
+    if excluded and (included or computed):
+        raise CommandError(31254, 'Invalid $project :: caused by :: Cannot do exclusion on field '
+                           '%s in inclusion projection' % excluded[0])
+    out = []
+    for d in docs:
+        if excluded or (not included and not computed):
+            spec = {f: 0 for f in excluded}
+            if not include_id:
+                spec['_id'] = 0
+            out.append(Projection(spec).apply(d) if spec else dict(d))
+            continue
+        spec = {f: 1 for f in included}
+        spec['_id'] = 1 if include_id else 0
+        nd = Projection(spec).apply(d) if included or include_id else {}
+        out.append(_add_computed(nd, d, computed))
+    return out
+
+
+def _set_stage(docs, ctx, options):
+    if not isinstance(options, dict) or not options:
+        raise CommandError(40177, 'Invalid $set :: caused by :: specification must have at '
+                           'least one field')
+    return [_add_computed(copy.deepcopy(d), d, options.items()) for d in docs]
+
+
+def _unwind_stage(docs, ctx, options):
+    spec = options if isinstance(options, dict) else {'path': options}
+    path = spec.get('path')
+    if not isinstance(path, str) or not path.startswith('$') or len(path) < 2:
+        raise CommandError(28818, "$unwind path must be prefixed with a '$': %s" % (path,))
+    path = path[1:]
+    preserve = bool(spec.get('preserveNullAndEmptyArrays'))
+    index_field = spec.get('includeArrayIndex')
+    out = []
+    for d in docs:
+        value = get_path(d, path)
+        if isinstance(value, list) and value:
+            for i, elem in enumerate(value):
+                nd = copy.deepcopy(d)
+                _set_path(nd, path, copy.deepcopy(elem))
+                if index_field:
+                    nd[index_field] = Int64(i)
+                out.append(nd)
+        elif value is MISSING or value is None or value == []:
+            if preserve:
+                nd = copy.deepcopy(d)
+                if value == []:
+                    parent = get_path(nd, path.rsplit('.', 1)[0]) if '.' in path else nd
+                    parent.pop(path.rsplit('.', 1)[-1], None)
+                if index_field:
+                    nd[index_field] = None
+                out.append(nd)
+        else:
+            nd = copy.deepcopy(d)   # a non-array value unwinds to itself
+            if index_field:
+                nd[index_field] = None
+            out.append(nd)
+    return out
+
+
+def _lookup_stage(docs, ctx, options):
+    if not isinstance(options, dict) or set(options) != {'from', 'localField', 'foreignField',
+                                                         'as'}:
+        if isinstance(options, dict) and ('pipeline' in options or 'let' in options):
+            raise NotSupported('$lookup with let/pipeline (correlated subqueries)')
+        raise CommandError(4570, '$lookup needs from, localField, foreignField and as')
+    foreign = ctx.engine.get_coll(ctx.db_name, options['from'])
+    out = []
+    for d in docs:
+        values = []
+        for v in path_candidates(d, options['localField'].split('.')):
+            values.extend(v if isinstance(v, list) else [None if v is MISSING else v])
+        found = foreign.matching_docs({options['foreignField']: {'$in': values}}) \
+            if foreign is not None else []
+        nd = copy.deepcopy(d)
+        _set_path(nd, options['as'], copy.deepcopy(found))
+        out.append(nd)
+    return out
+
+
+def _facet_stage(docs, ctx, options):
+    if not isinstance(options, dict) or not options:
+        raise CommandError(40169, 'the $facet specification must be a non-empty object')
+    return [{name: _run(copy.deepcopy(docs), ctx, pipeline)
+             for name, pipeline in options.items()}]
 
 
 # Stages that mongod rejects inside a $unionWith sub-pipeline (error 31441).
@@ -250,14 +364,7 @@ def _parse_union_with(options):
             raise CommandError(14, "BSON field '$unionWith.pipeline' is the wrong type '%s', "
                                "expected type 'array'" % type_name(pipeline))
         pipeline = pipeline or []
-        for i, st in enumerate(pipeline):
-            if not isinstance(st, dict):
-                raise CommandError(14, "BSON field '$unionWith.pipeline.%d' is the wrong type "
-                                   "'%s', expected type 'object'" % (i, type_name(st)))
         if coll is None:
-            # mongod 6.0+: a collectionless $unionWith must start with $documents.
-            if pipeline and next(iter(pipeline[0]), None) == '$documents':
-                raise NotSupported('the aggregation stage $documents')
             raise CommandError(9, '$unionWith stage without explicit collection must have a '
                                'pipeline with $documents as first stage')
     else:
@@ -271,9 +378,9 @@ def _parse_union_with(options):
 
 
 def source_docs(coll, pipeline):
-    """Copies of coll's documents in natural order, as the input of pipeline.
-    A leading $match is applied here (before copying, using the _id index when
-    it can); returns (documents, rest of the pipeline)."""
+    """Copies of coll's documents in natural order, as the input of pipeline. A leading
+    $match is applied here (before copying, with the indexes); returns (documents,
+    rest of the pipeline)."""
     if coll is None:
         return [], pipeline
     if pipeline and isinstance(pipeline[0], dict) and len(pipeline[0]) == 1 and \
@@ -283,76 +390,30 @@ def source_docs(coll, pipeline):
     return [copy.deepcopy(d) for d in coll.docs.values()], pipeline
 
 
-def _union_with_stage(docs, database, options):
-    """$unionWith: the input documents, then the documents that the sub-pipeline
-    produces from collection coll of the same database (natural order when the
-    sub-pipeline is empty; nothing when coll does not exist).  The sub-pipeline
-    runs through the same handlers as a top-level pipeline, so $match/$sort
-    use this server's comparison."""
+def _union_with_stage(docs, ctx, options):
+    """The input documents, then what the sub-pipeline makes of collection coll of the
+    same database (all of it, in natural order, without one; nothing when it does not
+    exist)."""
     coll_name, pipeline = _parse_union_with(options)
-    out = list(docs)
-    source, pipeline = source_docs(database.engine.get_coll(database.db_name, coll_name),
-                                   pipeline)
-    if pipeline:
-        out.extend(mm_aggregate.process_pipeline(source, database, pipeline, None))
-    else:
-        out.extend(source)
-    return out
+    source, pipeline = source_docs(ctx.engine.get_coll(ctx.db_name, coll_name), pipeline)
+    return list(docs) + _run(source, ctx, pipeline)
 
 
-mm_aggregate._PIPELINE_HANDLERS['$group'] = _group_stage
-mm_aggregate._PIPELINE_HANDLERS['$match'] = _match_stage
-mm_aggregate._PIPELINE_HANDLERS['$sort'] = _sort_stage
-mm_aggregate._PIPELINE_HANDLERS['$unset'] = _unset_stage
-mm_aggregate._PIPELINE_HANDLERS['$replaceWith'] = _replace_with_stage
-mm_aggregate._PIPELINE_HANDLERS['$sortByCount'] = _sort_by_count_stage
-mm_aggregate._PIPELINE_HANDLERS['$limit'] = _limit_stage
-mm_aggregate._PIPELINE_HANDLERS['$skip'] = _skip_stage
-mm_aggregate._PIPELINE_HANDLERS['$unionWith'] = _union_with_stage
-
-REFUSED_STAGES = {
-    '$merge': '$merge', '$changeStream': 'change streams ($changeStream)',
-    '$currentOp': '$currentOp', '$listSessions': '$listSessions',
-    '$listLocalSessions': '$listLocalSessions', '$collStats': '$collStats',
-    '$indexStats': '$indexStats', '$planCacheStats': '$planCacheStats',
-    '$geoNear': '$geoNear', '$search': 'Atlas Search ($search)',
-    '$searchMeta': 'Atlas Search', '$vectorSearch': 'vector search',
-    '$setWindowFields': '$setWindowFields', '$densify': '$densify', '$fill': '$fill',
-    '$documents': '$documents', '$redact': '$redact',
-    '$bucketAuto': '$bucketAuto', '$out': '$out (only allowed as the last stage)',
-    '$listSearchIndexes': 'search indexes', '$changeStreamSplitLargeEvent': 'change streams',
+STAGES = {
+    '$match': _match_stage, '$sort': _sort_stage, '$limit': _limit_stage,
+    '$skip': _skip_stage, '$count': _count_stage, '$group': _group_stage,
+    '$project': _project_stage, '$set': _set_stage, '$addFields': _set_stage,
+    '$unwind': _unwind_stage, '$lookup': _lookup_stage, '$facet': _facet_stage,
+    '$unionWith': _union_with_stage,
 }
 
-
-class _AggCollection(object):
-    """What mongomock's $lookup / $graphLookup need from a foreign collection."""
-
-    def __init__(self, engine, db_name, name):
-        self.engine = engine
-        self.db_name = db_name
-        self.name = name
-
-    def find(self, query=None, *args, **kwargs):
-        coll = self.engine.get_coll(self.db_name, self.name)
-        if coll is None:
-            return []
-        return [copy.deepcopy(d) for d in coll.docs.values() if match(query or {}, d)]
-
-    def find_one(self, query=None, *args, **kwargs):
-        found = self.find(query)
-        return found[0] if found else None
-
-
-class _AggDatabase(object):
-    def __init__(self, engine, db_name):
-        self.engine = engine
-        self.db_name = db_name
-
-    def get_collection(self, name, *args, **kwargs):
-        return _AggCollection(self.engine, self.db_name, name)
-
-    def __getitem__(self, name):
-        return self.get_collection(name)
+# mongod's stages this server does not implement.
+KNOWN_STAGES = frozenset([
+    '$out', '$merge', '$changeStream', '$currentOp', '$listSessions', '$listLocalSessions',
+    '$collStats', '$indexStats', '$planCacheStats', '$geoNear', '$search', '$searchMeta',
+    '$vectorSearch', '$setWindowFields', '$densify', '$fill', '$documents', '$redact',
+    '$bucket', '$bucketAuto', '$sample', '$graphLookup', '$sortByCount', '$replaceRoot',
+    '$replaceWith', '$unset', '$listSearchIndexes', '$changeStreamSplitLargeEvent'])
 
 
 def _check_stages(pipeline, in_union=False):
@@ -364,33 +425,30 @@ def _check_stages(pipeline, in_union=False):
         if in_union and name in _NOT_IN_UNION:
             raise CommandError(31441, "%s is not allowed within a $unionWith's sub-pipeline"
                                % name)
+        if name in KNOWN_STAGES:
+            raise NotSupported('the aggregation stage %s' % name)
+        if name not in STAGES:
+            raise CommandError(40324, "Unrecognized pipeline stage name: '%s'" % name)
         if name == '$unionWith':
             _check_stages(_parse_union_with(stage[name])[1], in_union=True)
-        if name in REFUSED_STAGES:
-            raise NotSupported('the aggregation stage %s' % REFUSED_STAGES[name])
-        if name == '$facet':
+        if name == '$facet' and isinstance(stage[name], dict):
             for sub in stage[name].values():
-                if isinstance(sub, list):
-                    _check_stages(sub, in_union)
-        if name == '$lookup' and isinstance(stage[name], dict):
-            if 'pipeline' in stage[name] or 'let' in stage[name]:
-                raise NotSupported('$lookup with let/pipeline (correlated subqueries)')
-        if name not in mm_aggregate._PIPELINE_HANDLERS:
-            raise CommandError(40324, "Unrecognized pipeline stage name: '%s'" % name)
-        if mm_aggregate._PIPELINE_HANDLERS[name] is None:
-            raise NotSupported('the aggregation stage %s' % name)
+                if not isinstance(sub, list):
+                    raise CommandError(40170, 'a $facet sub-pipeline must be an array')
+                _check_stages(sub, in_union)
 
 
-def _translate_exception(e, what):
-    if isinstance(e, CommandError):
-        return e
-    if isinstance(e, NotImplementedError):
-        return NotSupported('%s: %s' % (what, e))
-    if _PyOperationFailure and isinstance(e, _PyOperationFailure) or \
-            isinstance(e, _MM_OPERATION_FAILURE):
-        code = getattr(e, 'code', None) or 2
-        return CommandError(code if isinstance(code, int) else 2, str(e))
-    return NotSupported('%s (mongomock raised %s: %s)' % (what, type(e).__name__, e))
+class _Context(object):
+    def __init__(self, engine, db_name):
+        self.engine = engine
+        self.db_name = db_name
+
+
+def _run(docs, ctx, pipeline):
+    for stage in pipeline:
+        name, options = next(iter(stage.items()))
+        docs = STAGES[name](docs, ctx, options)
+    return docs
 
 
 def check_pipeline(pipeline):
@@ -400,36 +458,4 @@ def check_pipeline(pipeline):
 
 def run_pipeline(engine, db_name, docs, pipeline):
     _check_stages(pipeline)
-    try:
-        result = mm_aggregate.process_pipeline(docs, _AggDatabase(engine, db_name),
-                                               pipeline, None)
-        out = list(result)
-    except Exception as e:  # noqa: B902 - translate every failure into a reply
-        raise _translate_exception(e, 'this aggregation')
-    _check_output(out)
-    return out
-
-
-def _check_output(docs):
-    for d in docs:
-        _scan(d)
-
-
-def _scan(v):
-    if v is MISSING or v is _MM_NOTHING:
-        raise NotSupported('this aggregation (mongomock produced a missing value)')
-    if isinstance(v, dict):
-        for x in v.values():
-            _scan(x)
-    elif isinstance(v, (list, tuple)):
-        for x in v:
-            _scan(x)
-
-
-def evaluate_expr(expr, doc):
-    try:
-        return mm_aggregate._parse_expression(expr, doc, ignore_missing_keys=True)
-    except Exception as e:  # noqa: B902
-        raise _translate_exception(e, '$expr')
-
-
+    return _run(docs, _Context(engine, db_name), pipeline)

@@ -7,22 +7,28 @@ connections.
 
 import copy
 import datetime
+import itertools
 import random
 import threading
+import time
 import uuid
 
 import bson
-from bson import SON, ObjectId, Regex
+from bson import SON, ObjectId, Regex, Timestamp
 from bson.binary import Binary
 from bson.int64 import Int64
 
-from odm_values import (MISSING, RE_TYPE, canon, bson_eq, is_number,
-                        fmt_doc, fmt_value, type_name, sort_key_of)
+from odm_values import (MISSING, RE_TYPE, UnsupportedValue, canon, bson_eq, is_number,
+                        fmt_doc, fmt_value, type_name)
 from odm_query import (CommandError, NotSupported, match,
                        sort_docs, parse_sort, Projection, apply_update,
                        check_update_supported, is_operator_update, upsert_seed,
+                       parse_array_filters,
                        UpdateContext, move_id_first, bson_identical,
-                       path_candidates, set_expr_evaluator)
+                       path_candidates, set_expr_evaluator, forget_prepared_queries)
+from odm_sessions import (SessionFields, SessionManager, ClusterClock, WriteBlocked,
+                          TopLevelError, error_labels, TRANSACTION_END_COMMANDS)
+from odm_failpoint import FailCommand
 
 import odm_aggregate
 
@@ -42,11 +48,12 @@ COMMON_FIELDS = frozenset([
     'mayBypassWriteBlocking', '$queryOptions',
 ])
 
-TRANSACTION_FIELDS = ('startTransaction', 'autocommit', 'txnNumber')
+# The session fields (checked by odm_sessions before a command runs).
+SESSION_FIELDS = frozenset(['txnNumber', 'autocommit', 'startTransaction'])
 
+# The replica set this server is the only member (and primary) of.
+REPLICA_SET_NAME = 'odm'
 KNOWN_UNSUPPORTED_COMMANDS = {
-    'commitTransaction': 'transactions (commitTransaction)',
-    'abortTransaction': 'transactions (abortTransaction)',
     'explain': 'the explain command',
     'mapReduce': 'mapReduce', 'mapreduce': 'mapReduce',
     'collMod': 'collMod', 'validate': 'the validate command',
@@ -61,7 +68,12 @@ KNOWN_UNSUPPORTED_COMMANDS = {
     'setFeatureCompatibilityVersion': 'setFeatureCompatibilityVersion',
     'reIndex': 'reIndex', 'cloneCollectionAsCapped': 'capped collections',
     'convertToCapped': 'capped collections', 'createSearchIndexes': 'search indexes',
-    'getLastError': 'getLastError', 'getMore_legacy': 'legacy getMore',
+    'getLastError': 'getLastError', 'count': 'the count command (count documents with '
+    'aggregate)', 'distinct': 'distinct', 'renameCollection': 'renameCollection',
+    'listDatabases': 'listDatabases', 'getParameter': 'getParameter',
+    'killAllSessions': 'killAllSessions', 'killAllSessionsByPattern': 'killAllSessions',
+    'refreshSessions': 'refreshSessions', 'startSession': 'startSession',
+    'whatsmyuri': 'whatsmyuri', 'connectionStatus': 'connectionStatus',
 }
 
 
@@ -72,7 +84,7 @@ def utcnow_ms():
 
 def check_fields(cmd, name, allowed):
     for k in cmd:
-        if k == name or k in COMMON_FIELDS or k in allowed:
+        if k == name or k in COMMON_FIELDS or k in SESSION_FIELDS or k in allowed:
             continue
         raise CommandError(40415, "BSON field '%s.%s' is an unknown field." % (name, k))
 
@@ -86,26 +98,9 @@ def check_collation(value, where):
     raise NotSupported('collation (%s)' % where)
 
 
-def check_hint(coll, hint):
-    """mongod rejects a hint that names no existing index."""
-    if hint is None or coll is None:
-        return
-    if isinstance(hint, str):
-        if coll.index_by_name(hint) is None:
-            raise CommandError(2, 'error processing query: ns=%s planner returned error :: '
-                               'caused by :: hint provided does not correspond to an existing '
-                               'index' % coll.ns)
-        return
-    if isinstance(hint, dict):
-        if not hint or list(hint) == ['$natural']:
-            return
-        for ix in coll.indexes:
-            if list(ix['key']) == list(hint) and bson_eq(dict(ix['key']), dict(hint)):
-                return
-        raise CommandError(2, 'error processing query: ns=%s planner returned error :: caused '
-                           'by :: hint provided does not correspond to an existing index'
-                           % coll.ns)
-    raise CommandError(9, 'hint must be a string or an object')
+def refuse_hint(hint):
+    if hint is not None:
+        raise NotSupported('hint')
 
 
 def check_let(cmd):
@@ -162,42 +157,88 @@ def doc_size(doc):
 # Storage
 # ---------------------------------------------------------------------------
 
-def default_index_name(key):
-    return '_'.join('%s_%s' % (k, fmt_index_direction(v)) for k, v in key.items())
+def _key_values(value, parts):
+    """The index keys of one path as mongod makes them: every element of an array on
+    the path (an empty array at the end is itself the key), MISSING where the path ends.
+    Returns (values, whether an array was met)."""
+    if not parts:
+        if isinstance(value, list):
+            return (list(value) if value else [value]), True
+        return [value], False
+    if isinstance(value, list):
+        out = []
+        for elem in value:
+            if isinstance(elem, dict):
+                out.extend(_key_values(elem, parts)[0])
+        return (out or [MISSING]), True
+    if isinstance(value, dict) and parts[0] in value:
+        return _key_values(value[parts[0]], parts[1:])
+    return [MISSING], False
 
 
-def fmt_index_direction(v):
-    if isinstance(v, bool):
-        return str(v).lower()
-    if isinstance(v, float) and v == int(v):
-        return str(int(v))
-    return str(v)
+def _equality_keys(doc, path):
+    """Hashed keys under which an equality index on path finds doc: exactly the values
+    that an equality query on path compares against (odm_query.match)."""
+    keys = set()
+    for v in path_candidates(doc, path.split('.')):
+        for x in (v if isinstance(v, list) else ()):
+            if x is not None:
+                keys.add(canon(x))
+        if v is not MISSING and v is not None:
+            keys.add(canon(v))
+    return keys
 
 
-def _strict_index_value(doc, path, index_name):
-    cur = doc
-    for part in path.split('.'):
-        if isinstance(cur, list):
-            raise NotSupported('unique indexes over array values (multikey unique index %s on '
-                               "field '%s')" % (index_name, path))
-        if not isinstance(cur, dict) or part not in cur:
-            return MISSING
-        cur = cur[part]
-    if isinstance(cur, list):
-        raise NotSupported('unique indexes over array values (multikey unique index %s on '
-                           "field '%s')" % (index_name, path))
-    return cur
+def _plain_equality_values(cond, allow_documents):
+    """The values a lone equality, $eq or $in condition may equal, when an index can
+    find them (no null, regex, array or operator values); None otherwise."""
+    def plain(v):
+        if v is None or isinstance(v, (list, Regex, RE_TYPE)):
+            return False
+        if isinstance(v, dict):
+            return allow_documents and not (v and next(iter(v)).startswith('$'))
+        return True
+    if isinstance(cond, dict) and cond and next(iter(cond)).startswith('$'):
+        if len(cond) != 1:
+            return None
+        if isinstance(cond.get('$in'), list):
+            values = cond['$in']
+        elif '$eq' in cond:
+            values = [cond['$eq']]
+        else:
+            return None
+    else:
+        values = [cond]
+    return values if all(plain(v) for v in values) else None
 
 
 class Collection(object):
-    def __init__(self, db, name):
+    """Documents by _id, unique indexes enforced, and hashed equality maps on the first
+    field of each declared index. Every change goes through the database's guard (the
+    session manager, or a transaction for its own copy)."""
+
+    def __init__(self, db, name, snapshot=None):
         self.db = db
         self.name = name
-        self.docs = {}          # canon(_id) -> document (never mutated in place)
-        self.indexes = [{'v': 2, 'key': SON([('_id', 1)]), 'name': '_id_'}]
-        self.unique_maps = {}   # index name -> {key tuple: canon(_id)}
-        self.options = {}
-        self.uuid = Binary(uuid.uuid4().bytes, 4)
+        self.eq_maps = {}       # field -> {canon(value): {canon(_id)}}
+        self.versions = {}      # canon(_id) -> sequence number of its last change
+        if snapshot is None:
+            self.docs = {}      # canon(_id) -> document (never mutated in place)
+            self.pos = {}       # canon(_id) -> insertion number (natural order)
+            self.indexes = [{'v': 2, 'key': SON([('_id', 1)]), 'name': '_id_'}]
+            self.unique_maps = {}   # index name -> {key tuple: canon(_id)}
+            self.options = {}
+            self.uuid = Binary(uuid.uuid4().bytes, 4)
+        else:
+            (self.docs, self.pos, self.indexes, self.unique_maps, self.options,
+             self.uuid) = snapshot
+        self.next_pos = max(self.pos.values(), default=0) + 1
+
+    def snapshot(self):
+        """Copies of what a transaction's own copy of this collection starts from."""
+        return (dict(self.docs), dict(self.pos), list(self.indexes),
+                {name: dict(m) for name, m in self.unique_maps.items()}, self.options,
+                self.uuid)
 
     @property
     def ns(self):
@@ -213,20 +254,31 @@ class Collection(object):
     def unique_indexes(self):
         return [ix for ix in self.indexes if ix.get('unique') and ix['name'] != '_id_']
 
-    def index_entry(self, ix, doc):
+    def index_keys(self, ix, doc):
+        """{key tuple: [(field, value)]} of doc under index ix: one key per array
+        element on a key path; none when the index's partial filter or sparse option
+        leaves doc out."""
         pfe = ix.get('partialFilterExpression')
         if pfe is not None and not match(pfe, doc):
-            return None
-        items = []
-        all_missing = True
+            return {}
+        per_field = []
+        arrays = []
         for field in ix['key']:
-            v = _strict_index_value(doc, field, ix['name'])
-            if v is not MISSING:
-                all_missing = False
-            items.append((field, None if v is MISSING else v))
-        if ix.get('sparse') and all_missing:
-            return None
-        return tuple(canon(v) for _, v in items), items
+            values, is_array = _key_values(doc, field.split('.'))
+            if is_array:
+                arrays.append(field)
+            per_field.append((field, values))
+        if len(arrays) > 1:
+            raise CommandError(171, 'cannot index parallel arrays [%s] [%s]'
+                               % (arrays[1], arrays[0]))
+        if ix.get('sparse') and all(v is MISSING for _, vs in per_field for v in vs):
+            return {}
+        keys = {}
+        for combo in itertools.product(*[vs for _, vs in per_field]):
+            items = [(field, None if v is MISSING else v)
+                     for (field, _), v in zip(per_field, combo)]
+            keys.setdefault(tuple(canon(v) for _, v in items), items)
+        return keys
 
     def dup_error(self, ix, items):
         msg = 'E11000 duplicate key error collection: %s index: %s dup key: %s' % (
@@ -235,96 +287,145 @@ class Collection(object):
         key_value = SON((k, v) for k, v in items)
         return CommandError(11000, msg, keyPattern=key_pattern, keyValue=key_value)
 
+    def _unique_changes(self, idk, old, new):
+        """Unique keys gained and lost by changing document idk from old to new (None:
+        absent); raises the duplicate key error mongod gives (and its refusal of
+        parallel arrays under any compound index)."""
+        gained, lost = [], []
+        for ix in self.indexes:
+            if not ix.get('unique') or ix['name'] == '_id_':
+                if new is not None and len(ix['key']) > 1:
+                    self.index_keys(ix, new)
+                continue
+            m = self.unique_maps.setdefault(ix['name'], {})
+            old_keys = self.index_keys(ix, old) if old is not None else {}
+            new_keys = self.index_keys(ix, new) if new is not None else {}
+            for key, items in new_keys.items():
+                if key not in old_keys:
+                    if key in m and m[key] != idk:
+                        raise self.dup_error(ix, items)
+                    gained.append((ix['name'], key))
+            lost.extend((ix['name'], key) for key in old_keys if key not in new_keys)
+        return gained, lost
+
+    def _change(self, idk, old, new):
+        """Replaces document idk (old, or None when absent) by new (None: removes it)."""
+        gained, lost = self._unique_changes(idk, old, new)
+        guard = self.db.guard
+        if guard is not None:
+            guard.before_write(self, idk, gained)
+        for name, key in lost:
+            if self.unique_maps[name].get(key) == idk:
+                del self.unique_maps[name][key]
+        for name, key in gained:
+            self.unique_maps[name][key] = idk
+        for field, m in self.eq_maps.items():
+            old_keys = _equality_keys(old, field) if old is not None else set()
+            new_keys = _equality_keys(new, field) if new is not None else set()
+            for key in old_keys - new_keys:
+                ids = m.get(key)
+                if ids is not None:
+                    ids.discard(idk)
+                    if not ids:
+                        del m[key]
+            for key in new_keys - old_keys:
+                m.setdefault(key, set()).add(idk)
+        if new is None:
+            del self.docs[idk]
+            del self.pos[idk]
+        else:
+            if old is None:
+                self.pos[idk] = self.next_pos
+                self.next_pos += 1
+            self.docs[idk] = new
+        if guard is not None:
+            guard.after_write(self, idk)
+
     # -- writes -------------------------------------------------------------
     def insert(self, doc):
         idk = canon(doc['_id'])
         if idk in self.docs:
             raise self.dup_error(self.indexes[0], [('_id', doc['_id'])])
-        entries = []
-        for ix in self.unique_indexes():
-            e = self.index_entry(ix, doc)
-            if e is not None:
-                m = self.unique_maps.setdefault(ix['name'], {})
-                if e[0] in m:
-                    raise self.dup_error(ix, e[1])
-                entries.append((ix['name'], e[0]))
-        self.docs[idk] = doc
-        for name, key in entries:
-            self.unique_maps[name][key] = idk
+        self._change(idk, None, doc)
 
     def replace(self, idk, new_doc):
-        old = self.docs[idk]
-        removes, adds = [], []
-        for ix in self.unique_indexes():
-            m = self.unique_maps.setdefault(ix['name'], {})
-            eo = self.index_entry(ix, old)
-            en = self.index_entry(ix, new_doc)
-            if en is not None and en[0] in m and m[en[0]] != idk:
-                raise self.dup_error(ix, en[1])
-            if eo is not None:
-                removes.append((ix['name'], eo[0]))
-            if en is not None:
-                adds.append((ix['name'], en[0]))
-        for name, key in removes:
-            if self.unique_maps[name].get(key) == idk:
-                del self.unique_maps[name][key]
-        for name, key in adds:
-            self.unique_maps[name][key] = idk
-        self.docs[idk] = new_doc
+        self._change(idk, self.docs[idk], new_doc)
 
     def remove(self, idk):
-        doc = self.docs.pop(idk)
-        for ix in self.unique_indexes():
-            try:
-                e = self.index_entry(ix, doc)
-            except CommandError:
-                e = None
-            if e is not None:
-                m = self.unique_maps.get(ix['name'], {})
-                if m.get(e[0]) == idk:
-                    del m[e[0]]
+        self._change(idk, self.docs[idk], None)
 
     def build_unique_map(self, ix):
         m = {}
         for idk, doc in self.docs.items():
-            e = self.index_entry(ix, doc)
-            if e is None:
-                continue
-            if e[0] in m:
-                raise self.dup_error(ix, e[1])
-            m[e[0]] = idk
+            for key, items in self.index_keys(ix, doc).items():
+                if key in m and m[key] != idk:
+                    raise self.dup_error(ix, items)
+                m[key] = idk
         return m
 
-    def find_ids(self, query):
-        return [idk for idk, d in self.candidates(query) if match(query, d)]
+    def sync_equality_maps(self):
+        """One hashed equality map per first field of an index (the _id index is the
+        documents' own map)."""
+        fields = set()
+        for ix in self.indexes:
+            field, direction = next(iter(ix['key'].items()))
+            if field != '_id' and (is_number(direction) or direction == 'hashed'):
+                fields.add(field)
+        for field in list(self.eq_maps):
+            if field not in fields:
+                del self.eq_maps[field]
+        for field in fields - set(self.eq_maps):
+            m = self.eq_maps[field] = {}
+            for idk, doc in self.docs.items():
+                for key in _equality_keys(doc, field):
+                    m.setdefault(key, set()).add(idk)
 
-    def candidates(self, query):
-        """(key, doc) pairs in natural order that may match query; uses the
-        _id index for a top-level _id equality."""
-        if isinstance(query, dict) and '_id' in query:
-            v = query['_id']
-            if isinstance(v, dict) and v and next(iter(v)).startswith('$'):
-                if set(v) == {'$eq'}:
-                    v = v['$eq']
-                else:
-                    return list(self.docs.items())
-            if isinstance(v, (list, Regex, RE_TYPE)) or v is None:
-                return list(self.docs.items())
+    def find_ids(self, query):
+        return [idk for idk, d in self.matching(query)]
+
+    def _planned_ids(self, query):
+        """The ids an index finds for one top-level equality or $in condition of query
+        (exactly the documents that satisfy that condition), or None when none applies."""
+        if not isinstance(query, dict):
+            return None
+        for field, cond in query.items():
+            if field == '_id':
+                def lookup(key):
+                    return (key,) if key in self.docs else ()
+            elif field in self.eq_maps:
+                lookup = self.eq_maps[field].get
+            else:
+                continue
+            values = _plain_equality_values(cond, allow_documents=field == '_id')
+            if values is None:
+                continue
+            ids = set()
             try:
-                k = canon(v)
-            except TypeError:
-                return list(self.docs.items())
-            d = self.docs.get(k)
-            return [(k, d)] if d is not None else []
-        return list(self.docs.items())
+                for v in values:
+                    ids.update(lookup(canon(v)) or ())
+            except UnsupportedValue:
+                return None
+            return ids
+        return None
+
+    def matching(self, query):
+        """(key, doc) pairs of the documents that match query, in natural order."""
+        ids = self._planned_ids(query)
+        if ids is None:
+            return [(k, d) for k, d in self.docs.items() if match(query, d)]
+        found = [(k, self.docs[k]) for k in sorted(ids, key=self.pos.__getitem__)]
+        if len(query) == 1:
+            return found   # the index answered the only condition
+        return [(k, d) for k, d in found if match(query, d)]
 
     def matching_docs(self, query):
-        return [d for _, d in self.candidates(query) if match(query, d)]
+        return [d for _, d in self.matching(query)]
 
 
 class Database(object):
-    def __init__(self, name):
+    def __init__(self, name, guard=None):
         self.name = name
+        self.guard = guard
         self.collections = {}
 
 
@@ -340,6 +441,13 @@ def validate_coll_name(name, cmd_name):
         raise CommandError(73, "collection name has invalid type %s" % type_name(name))
     if not name or '$' in name or '\0' in name or name.startswith('.'):
         raise CommandError(73, "Invalid collection name: %s" % name)
+
+
+class CommandContext(threading.local):
+    """What the command a thread runs is in: its transaction, session, deadline."""
+    txn = None
+    session = None
+    deadline = None
 
 
 class CursorState(object):
@@ -364,28 +472,30 @@ class Engine(object):
             'hello': self.cmd_hello, 'isMaster': self.cmd_hello, 'ismaster': self.cmd_hello,
             'ping': self.cmd_ping, 'buildInfo': self.cmd_build_info,
             'buildinfo': self.cmd_build_info,
-            'endSessions': self.cmd_ok, 'killSessions': self.cmd_ok,
-            'killAllSessions': self.cmd_ok, 'killAllSessionsByPattern': self.cmd_ok,
-            'refreshSessions': self.cmd_ok, 'startSession': self.cmd_start_session,
-            'whatsmyuri': self.cmd_whatsmyuri, 'connectionStatus': self.cmd_connection_status,
-            'getParameter': self.cmd_get_parameter,
+            'endSessions': self.cmd_end_sessions, 'killSessions': self.cmd_end_sessions,
             'insert': self.cmd_insert, 'find': self.cmd_find, 'getMore': self.cmd_get_more,
             'killCursors': self.cmd_kill_cursors, 'update': self.cmd_update,
             'delete': self.cmd_delete, 'findAndModify': self.cmd_find_and_modify,
-            'findandmodify': self.cmd_find_and_modify, 'count': self.cmd_count,
-            'aggregate': self.cmd_aggregate, 'distinct': self.cmd_distinct,
+            'findandmodify': self.cmd_find_and_modify, 'aggregate': self.cmd_aggregate,
             'createIndexes': self.cmd_create_indexes, 'listIndexes': self.cmd_list_indexes,
             'dropIndexes': self.cmd_drop_indexes, 'deleteIndexes': self.cmd_drop_indexes,
             'drop': self.cmd_drop, 'dropDatabase': self.cmd_drop_database,
             'create': self.cmd_create, 'listCollections': self.cmd_list_collections,
-            'listDatabases': self.cmd_list_databases,
-            'renameCollection': self.cmd_rename_collection,
+            'commitTransaction': self.cmd_commit_transaction,
+            'abortTransaction': self.cmd_abort_transaction,
+            'configureFailPoint': self.cmd_configure_fail_point,
         }
+        self.cond = threading.Condition(self.lock)
+        self.local = CommandContext()
+        self.sessions = SessionManager(self)
+        self.clock = ClusterClock()
+        self.failpoint = FailCommand()
         set_expr_evaluator(odm_aggregate.evaluate_expr)
 
     # -- entry point --------------------------------------------------------
     def execute(self, db_name, cmd, conn):
-        """Run one command; always returns a reply document."""
+        """Run one command; returns its reply, or None when the connection must be
+        closed without one (the failCommand fail point's closeConnection)."""
         try:
             if not cmd:
                 raise CommandError(59, 'no such command: \'\'')
@@ -395,31 +505,141 @@ class Engine(object):
                 if name in KNOWN_UNSUPPORTED_COMMANDS:
                     raise NotSupported(KNOWN_UNSUPPORTED_COMMANDS[name])
                 raise CommandError(59, "no such command: '%s'" % name)
-            for f in TRANSACTION_FIELDS:
-                if f in cmd:
-                    raise NotSupported('transactions / retryable writes (%s in %s)' % (f, name))
             if name not in ('hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'buildinfo'):
                 validate_db_name(db_name)
-            with self.lock:
-                reply = handler(db_name, cmd, conn)
-            if 'ok' not in reply:
-                reply['ok'] = 1.0
-            return reply
+            action = self.failpoint.trigger(name, (conn or {}).get('app_name'))
         except CommandError as e:
             return e.reply()
-        except bson.errors.InvalidDocument as e:
-            return CommandError(2, 'invalid document: %s' % e).reply()
-        except RecursionError:
-            return CommandError(2, 'document or query nested too deeply').reply()
+        if action is not None:
+            if action.block_ms:
+                time.sleep(action.block_ms / 1000.0)
+            if action.close:
+                return None
+        with self.lock:
+            seq = self.sessions.seq
+            fields = None
+            try:
+                fields = SessionFields(cmd, name)
+                reply = self._run(db_name, name, handler, cmd, conn, fields, action)
+            except CommandError as e:
+                reply = e.reply()
+            except bson.errors.InvalidDocument as e:
+                reply = CommandError(2, 'invalid document: %s' % e).reply()
+            except RecursionError:
+                reply = CommandError(2, 'document or query nested too deeply').reply()
+            except UnsupportedValue as e:
+                reply = NotSupported(str(e)).reply()
+            finally:
+                forget_prepared_queries()
+            return self._finish(reply, fields, action, seq)
+
+    def _run(self, db_name, name, handler, cmd, conn, fields, action):
+        """The command in its session: in its transaction, or once as a retryable write."""
+        self._check_cluster_time(cmd)
+        sess, txn, stored = self.sessions.enter(fields)
+        if stored is not None:
+            return stored
+        ends = name in TRANSACTION_END_COMMANDS
+        if action is not None and action.error_code is not None:
+            if txn is not None and not ends:
+                self.sessions.abort(sess)
+            raise CommandError(int(action.error_code),
+                               "Failing command via 'failCommand' failpoint")
+        local = self.local
+        local.txn = None if ends else txn
+        local.session = sess
+        max_time = cmd.get('maxTimeMS')
+        local.deadline = time.monotonic() + max_time / 1000.0 \
+            if is_number(max_time) and max_time > 0 else None
+        try:
+            reply = handler(db_name, cmd, conn)
+        except BaseException:
+            if txn is not None and txn.active and not ends:
+                self.sessions.abort(sess)
+            raise
+        finally:
+            local.txn = local.session = local.deadline = None
+        if txn is not None and txn.active and not ends and reply.get('writeErrors'):
+            self.sessions.abort(sess)   # a write error ends the transaction
+        if fields.retryable_write:
+            sess.retry_reply = (int(fields.txn_number), copy.deepcopy(reply))
+        return reply
+
+    def _check_cluster_time(self, cmd):
+        gossip = cmd.get('$clusterTime')
+        if isinstance(gossip, dict):
+            self.clock.advance_to(gossip.get('clusterTime'))
+        rc = cmd.get('readConcern')
+        after = rc.get('afterClusterTime') if isinstance(rc, dict) else None
+        if after is not None and (not isinstance(after, Timestamp) or
+                                  (after.time, after.inc) > self.clock.now):
+            raise CommandError(72, 'readConcern afterClusterTime value must not be greater '
+                               'than the current clusterTime. Requested clusterTime: %s; '
+                               'current clusterTime: %s' % (after, self.clock.timestamp()))
+
+    def _finish(self, reply, fields, action, seq):
+        """Adds the fail point's write concern error, the error labels, $clusterTime and
+        operationTime (the cluster time advances with every change)."""
+        if 'ok' not in reply:
+            reply['ok'] = 1.0
+        if action is not None and action.write_concern_error is not None and reply['ok']:
+            reply['writeConcernError'] = copy.deepcopy(action.write_concern_error)
+        code = None if reply['ok'] else reply.get('code')
+        wce = reply.get('writeConcernError')
+        wce_code = wce.get('code') if isinstance(wce, dict) else None
+        if code is not None or wce_code is not None:
+            labels = action.labels if action is not None and action.labels is not None \
+                else error_labels(fields, code, wce_code)
+            if labels:
+                reply['errorLabels'] = list(labels)
+        if self.sessions.seq != seq:
+            self.clock.tick()
+        reply['operationTime'] = self.clock.timestamp()
+        reply['$clusterTime'] = self.clock.cluster_time_doc()
+        return reply
+
+    def _blocking(self, attempt):
+        """Runs attempt(), a write that changes nothing when a transaction holds what it
+        would write; then waits for that transaction to end and runs it again."""
+        while True:
+            try:
+                return attempt()
+            except WriteBlocked as blocked:
+                self._wait_for(blocked.txn)
+
+    def _wait_for(self, txn):
+        deadline = self.local.deadline
+        while txn.active:
+            now = time.monotonic()
+            if now >= txn.expires_at:
+                self.sessions.expire(txn)
+                return
+            if deadline is not None and now >= deadline:
+                raise TopLevelError(50, 'operation exceeded time limit')
+            self.cond.wait(min(txn.expires_at, deadline or txn.expires_at) - now)
 
     # -- helpers ------------------------------------------------------------
     def get_db(self, name, create=False):
         db = self.databases.get(name)
         if db is None and create:
-            db = self.databases[name] = Database(name)
+            db = self.databases[name] = Database(name, self.sessions)
         return db
 
     def get_coll(self, db_name, coll_name, create=False):
+        """The collection as this command sees it: its transaction's copy, in one."""
+        txn = self.local.txn
+        if txn is not None:
+            return txn.collection(db_name, coll_name, create)
+        return self.real_coll(db_name, coll_name, create)
+
+    def snapshot(self):
+        return {(db.name, coll.name): coll.snapshot()
+                for db in self.databases.values() for coll in db.collections.values()}
+
+    def shadow_collection(self, db, coll_name, snapshot):
+        return Collection(db, coll_name, snapshot)
+
+    def real_coll(self, db_name, coll_name, create=False):
         db = self.get_db(db_name, create)
         if db is None:
             return None
@@ -457,17 +677,31 @@ class Engine(object):
 
     # -- handshake and misc -----------------------------------------------
     def cmd_hello(self, db, cmd, conn):
+        """The primary of a one-member replica set, so that drivers use sessions,
+        transactions and retryable writes."""
         name = next(iter(cmd))
+        conn = conn if conn is not None else {}
+        app = (cmd.get('client') or {}).get('application')
+        if isinstance(app, dict) and isinstance(app.get('name'), str):
+            conn['app_name'] = app['name']   # for the failCommand fail point's appName
+        me = conn.get('me', '127.0.0.1:27017')
         reply = {
             'helloOk': True,
             'isWritablePrimary': True,
             'ismaster': True,
+            'secondary': False,
+            'setName': REPLICA_SET_NAME,
+            'setVersion': 1,
+            'hosts': [me],
+            'primary': me,
+            'me': me,
+            'electionId': ObjectId('7fffffff0000000000000001'),
             'maxBsonObjectSize': MAX_BSON_SIZE,
             'maxMessageSizeBytes': MAX_MESSAGE_SIZE,
             'maxWriteBatchSize': MAX_WRITE_BATCH,
             'localTime': utcnow_ms(),
             'logicalSessionTimeoutMinutes': 30,
-            'connectionId': conn.get('id', 0) if conn else 0,
+            'connectionId': conn.get('id', 0),
             'minWireVersion': 0,
             'maxWireVersion': MAX_WIRE_VERSION,
             'readOnly': False,
@@ -478,13 +712,9 @@ class Engine(object):
             del reply['ismaster']
         else:
             del reply['isWritablePrimary']
-            reply['ismaster'] = True
         return reply
 
     def cmd_ping(self, db, cmd, conn):
-        return {'ok': 1.0}
-
-    def cmd_ok(self, db, cmd, conn):
         return {'ok': 1.0}
 
     def cmd_build_info(self, db, cmd, conn):
@@ -501,28 +731,35 @@ class Engine(object):
             'ok': 1.0,
         }
 
-    def cmd_start_session(self, db, cmd, conn):
-        return {'id': {'id': Binary(uuid.uuid4().bytes, 4)}, 'timeoutMinutes': 30, 'ok': 1.0}
+    def cmd_end_sessions(self, db, cmd, conn):
+        lsids = cmd[next(iter(cmd))]
+        if not isinstance(lsids, list):
+            raise CommandError(14, "'%s' must be an array of session ids" % next(iter(cmd)))
+        self.sessions.end_sessions(lsids)
+        return {'ok': 1.0}
 
-    def cmd_whatsmyuri(self, db, cmd, conn):
-        return {'you': (conn or {}).get('peer', ''), 'ok': 1.0}
+    def _transaction_session(self, db_name, name):
+        if db_name != 'admin':
+            raise CommandError(13, '%s may only be run against the admin database.' % name)
+        sess = self.local.session
+        if sess is None or sess.txn is None:
+            raise CommandError(72, '%s must be run within a transaction (lsid, txnNumber and '
+                               'autocommit: false)' % name)
+        return sess
 
-    def cmd_connection_status(self, db, cmd, conn):
-        return {'authInfo': {'authenticatedUsers': [], 'authenticatedUserRoles': []}, 'ok': 1.0}
+    def cmd_commit_transaction(self, db_name, cmd, conn):
+        self.sessions.commit(self._transaction_session(db_name, 'commitTransaction'))
+        return {'ok': 1.0}
 
-    def cmd_get_parameter(self, db, cmd, conn):
-        if not (is_number(cmd['getParameter']) and cmd['getParameter'] == 1):
-            raise NotSupported("getParameter: %s" % fmt_value(cmd['getParameter']))
-        reply = {}
-        for k, v in cmd.items():
-            if k in ('getParameter',) or k in COMMON_FIELDS:
-                continue
-            if k == 'featureCompatibilityVersion':
-                reply[k] = {'version': '7.0'}
-            else:
-                raise NotSupported("getParameter for '%s'" % k)
-        reply['ok'] = 1.0
-        return reply
+    def cmd_abort_transaction(self, db_name, cmd, conn):
+        self.sessions.abort(self._transaction_session(db_name, 'abortTransaction'))
+        return {'ok': 1.0}
+
+    def cmd_configure_fail_point(self, db_name, cmd, conn):
+        if db_name != 'admin':
+            raise CommandError(13, 'configureFailPoint may only be run against the admin '
+                               'database.')
+        return self.failpoint.configure(cmd)
 
     # -- insert ---------------------------------------------------------------
     def cmd_insert(self, db_name, cmd, conn):
@@ -549,8 +786,10 @@ class Engine(object):
                 else:
                     check_id_value(doc['_id'])
                     doc = move_id_first(doc)
-                coll.insert(doc)
+                self._blocking(lambda: coll.insert(doc))
                 n += 1
+            except TopLevelError:
+                raise
             except CommandError as e:
                 write_errors.append(e.write_error(i))
                 if ordered:
@@ -612,7 +851,7 @@ class Engine(object):
                                "'%d'" % batch_size)
         parse_sort(sort)
         coll = self.get_coll(db_name, coll_name)
-        check_hint(coll, cmd.get('hint'))
+        refuse_hint(cmd.get('hint'))
         docs = self.query_docs(coll, query, sort, skip, limit, projection)
         ns = '%s.%s' % (db_name, coll_name)
         if limit and batch_size is not None and batch_size > limit:
@@ -661,7 +900,8 @@ class Engine(object):
                 'cursorsUnknown': [], 'ok': 1.0}
 
     # -- update -----------------------------------------------------------------
-    def _apply_one_update(self, coll, db_name, coll_name, stmt_q, stmt_u, upsert, multi):
+    def _apply_one_update(self, coll, db_name, coll_name, stmt_q, stmt_u, upsert, multi,
+                          array_filters):
         """Returns (n_matched, n_modified, upserted_id or MISSING)."""
         if coll is None:
             ids = []
@@ -670,26 +910,35 @@ class Engine(object):
             ids = coll.find_ids(stmt_q)
         if not multi:
             ids = ids[:1]
-        n_modified = 0
+        n_matched = n_modified = 0
+
+        def update_one(idk):
+            old = coll.docs.get(idk)
+            if old is None or not match(stmt_q, old):
+                return None   # changed by the transaction this update waited for
+            new = apply_update(old, stmt_u, UpdateContext(stmt_q, False, old.get('_id'),
+                                                          array_filters))
+            if bson.encode(new) == bson.encode(old):
+                return False
+            coll.replace(idk, new)
+            return True
         for idk in ids:
-            old = coll.docs[idk]
-            new = apply_update(old, stmt_u, UpdateContext(stmt_q, False, old.get('_id')))
-            if bson.encode(new) != bson.encode(old):
-                coll.replace(idk, new)
-                n_modified += 1
+            modified = self._blocking(lambda: update_one(idk))
+            if modified is not None:
+                n_matched += 1
+                n_modified += modified
         if ids or not upsert:
-            return len(ids), n_modified, MISSING
-        new = self._make_upsert_doc(stmt_q, stmt_u)
+            return n_matched, n_modified, MISSING
+        new = self._make_upsert_doc(stmt_q, stmt_u, array_filters)
         coll = self.get_coll(db_name, coll_name, create=True)
-        coll.insert(new)
+        self._blocking(lambda: coll.insert(new))
         return 0, 0, new['_id']
 
-    def _make_upsert_doc(self, query, update):
+    def _make_upsert_doc(self, query, update, array_filters):
         seed = upsert_seed(query)
-        if is_operator_update(update):
-            new = apply_update(seed, update, UpdateContext(query, True, seed.get('_id')))
-        else:
-            new = apply_update(seed, update, UpdateContext(query, True, seed.get('_id')))
+        new = apply_update(seed, update, UpdateContext(query, True, seed.get('_id'),
+                                                       array_filters))
+        if not is_operator_update(update):
             if '_id' in seed and '_id' in update and not bson_identical(seed['_id'],
                                                                         update['_id']):
                 raise CommandError(66, "After applying the update, the (immutable) field '_id' "
@@ -728,7 +977,7 @@ class Engine(object):
                 raise NotSupported("'c' (let constants) in update statements")
             if st.get('sort') is not None:
                 raise NotSupported('sort in update statements')
-            check_update_supported(st.get('u'), st.get('arrayFilters'))
+            check_update_supported(st.get('u'))
         coll = self.get_coll(db_name, coll_name)
         n = n_modified = 0
         upserted = []
@@ -740,14 +989,15 @@ class Engine(object):
                 if not isinstance(q, dict):
                     raise CommandError(40414, "BSON field 'update.updates.q' is missing but a "
                                        "required field")
-                check_hint(coll, st.get('hint'))
+                refuse_hint(st.get('hint'))
                 multi = get_bool(st, 'multi', False)
                 upsert = get_bool(st, 'upsert', False)
                 if multi and not is_operator_update(u):
                     raise CommandError(9, 'multi update is not supported for replacement-style '
                                        'update')
+                array_filters = parse_array_filters(st.get('arrayFilters'), u)
                 matched, modified, up_id = self._apply_one_update(
-                    coll, db_name, coll_name, q, u, upsert, multi)
+                    coll, db_name, coll_name, q, u, upsert, multi, array_filters)
                 coll = self.get_coll(db_name, coll_name)
                 if up_id is not MISSING:
                     n += 1
@@ -755,6 +1005,8 @@ class Engine(object):
                 else:
                     n += matched
                     n_modified += modified
+            except TopLevelError:
+                raise
             except CommandError as e:
                 coll = self.get_coll(db_name, coll_name)
                 write_errors.append(e.write_error(i))
@@ -796,7 +1048,7 @@ class Engine(object):
                 if not isinstance(q, dict):
                     raise CommandError(40414, "BSON field 'delete.deletes.q' is missing but a "
                                        "required field")
-                check_hint(coll, st.get('hint'))
+                refuse_hint(st.get('hint'))
                 limit = get_int(st, 'limit', 0, 'delete')
                 if limit not in (0, 1):
                     raise CommandError(9, 'The limit field in delete objects must be 0 or 1. '
@@ -807,9 +1059,17 @@ class Engine(object):
                 ids = coll.find_ids(q)
                 if limit == 1:
                     ids = ids[:1]
-                for idk in ids:
+
+                def remove(idk):
+                    old = coll.docs.get(idk)
+                    if old is None or not match(q, old):
+                        return 0   # changed by the transaction this delete waited for
                     coll.remove(idk)
-                n += len(ids)
+                    return 1
+                for idk in ids:
+                    n += self._blocking(lambda: remove(idk))
+            except TopLevelError:
+                raise
             except CommandError as e:
                 write_errors.append(e.write_error(i))
                 if ordered:
@@ -845,13 +1105,21 @@ class Engine(object):
         if remove and return_new:
             raise CommandError(9, 'Cannot specify both new=true and remove=true; \'remove\' '
                                'always returns the deleted document')
+        array_filters = None
         if not remove:
-            check_update_supported(update, cmd.get('arrayFilters'))
+            check_update_supported(update)
+            array_filters = parse_array_filters(cmd.get('arrayFilters'), update)
         elif cmd.get('arrayFilters') is not None:
-            raise NotSupported('arrayFilters')
+            raise CommandError(9, 'Cannot specify arrayFilters and remove=true')
         parse_sort(sort)
+        refuse_hint(cmd.get('hint'))
+        return self._blocking(lambda: self._find_and_modify(
+            db_name, coll_name, query, sort, remove, update, return_new, upsert, fields,
+            array_filters))
+
+    def _find_and_modify(self, db_name, coll_name, query, sort, remove, update, return_new,
+                         upsert, fields, array_filters):
         coll = self.get_coll(db_name, coll_name)
-        check_hint(coll, cmd.get('hint'))
         if coll is None:
             match(query, {})
             candidates = []
@@ -876,68 +1144,18 @@ class Engine(object):
             if not upsert:
                 return {'lastErrorObject': {'n': 0, 'updatedExisting': False}, 'value': None,
                         'ok': 1.0}
-            new = self._make_upsert_doc(query, update)
+            new = self._make_upsert_doc(query, update, array_filters)
             coll = self.get_coll(db_name, coll_name, create=True)
             coll.insert(new)
             return {'lastErrorObject': {'n': 1, 'updatedExisting': False, 'upserted': new['_id']},
                     'value': project(new) if return_new else None, 'ok': 1.0}
-        if not is_operator_update(update) and '_id' not in update:
-            pass
-        new = apply_update(target, update, UpdateContext(query, False, target.get('_id')))
+        new = apply_update(target, update, UpdateContext(query, False, target.get('_id'),
+                                                         array_filters))
         idk = canon(target['_id'])
         if bson.encode(new) != bson.encode(target):
             coll.replace(idk, new)
         return {'lastErrorObject': {'n': 1, 'updatedExisting': True},
                 'value': project(new if return_new else target), 'ok': 1.0}
-
-    # -- count / distinct -------------------------------------------------------------
-    def cmd_count(self, db_name, cmd, conn):
-        check_fields(cmd, 'count', {'query', 'skip', 'limit', 'hint', 'collation', 'fields'})
-        coll_name = cmd['count']
-        validate_coll_name(coll_name, 'count')
-        check_collation(cmd.get('collation'), 'count')
-        query = get_doc(cmd, 'query', 'count', {}) or {}
-        skip = get_int(cmd, 'skip', 0, 'count')
-        limit = get_int(cmd, 'limit', 0, 'count')
-        if skip < 0:
-            raise CommandError(51024, "BSON field 'skip' value must be >= 0")
-        limit = abs(limit)
-        coll = self.get_coll(db_name, coll_name)
-        check_hint(coll, cmd.get('hint'))
-        if coll is None:
-            match(query, {})
-            n = 0
-        else:
-            n = len(coll.matching_docs(query))
-        n = max(n - skip, 0)
-        if limit:
-            n = min(n, limit)
-        return {'n': n, 'ok': 1.0}
-
-    def cmd_distinct(self, db_name, cmd, conn):
-        check_fields(cmd, 'distinct', {'key', 'query', 'collation', 'hint'})
-        coll_name = cmd['distinct']
-        validate_coll_name(coll_name, 'distinct')
-        check_collation(cmd.get('collation'), 'distinct')
-        key = cmd.get('key')
-        if not isinstance(key, str):
-            raise CommandError(40414, "BSON field 'distinct.key' is missing but a required field")
-        query = get_doc(cmd, 'query', 'distinct', {}) or {}
-        coll = self.get_coll(db_name, coll_name)
-        check_hint(coll, cmd.get('hint'))
-        docs = self.query_docs(coll, query)
-        seen = {}
-        for d in docs:
-            for v in path_candidates(d, key.split('.')):
-                if v is MISSING:
-                    continue
-                vals = v if isinstance(v, list) else [v]
-                for x in vals:
-                    k = canon(x)
-                    if k not in seen:
-                        seen[k] = x
-        values = sorted(seen.values(), key=sort_key_of)
-        return {'values': values, 'ok': 1.0}
 
     # -- aggregate ---------------------------------------------------------------------
     def cmd_aggregate(self, db_name, cmd, conn):
@@ -962,56 +1180,21 @@ class Engine(object):
                 raise NotSupported('database-level aggregation (aggregate: 1)')
             validate_coll_name(target, 'aggregate')
         validate_coll_name(target, 'aggregate')
-        out_target = None
-        if pipeline and isinstance(pipeline[-1], dict) and '$out' in pipeline[-1]:
-            out_spec = pipeline[-1]['$out']
-            pipeline = pipeline[:-1]
-            if isinstance(out_spec, str):
-                out_target = (db_name, out_spec)
-            elif isinstance(out_spec, dict) and set(out_spec) <= {'db', 'coll'}:
-                out_target = (out_spec.get('db', db_name), out_spec.get('coll'))
-            else:
-                raise NotSupported('$out with options %s' % fmt_value(out_spec))
-            validate_db_name(out_target[0])
-            validate_coll_name(out_target[1], '$out')
         coll = self.get_coll(db_name, target)
-        check_hint(coll, cmd.get('hint'))
+        refuse_hint(cmd.get('hint'))
         odm_aggregate.check_pipeline(pipeline)
         source, rest = odm_aggregate.source_docs(coll, pipeline)
         results = odm_aggregate.run_pipeline(self, db_name, source, rest)
-        ns = '%s.%s' % (db_name, target)
-        if out_target is not None:
-            self._write_out(out_target, results)
-            return self.cursor_reply(ns, [], batch_size)
-        return self.cursor_reply(ns, results, batch_size)
-
-    def _write_out(self, target, results):
-        db_name, coll_name = target
-        old = self.get_coll(db_name, coll_name)
-        tmp_db = Database(db_name)
-        tmp = Collection(tmp_db, coll_name)
-        if old is not None:
-            tmp.indexes = copy.deepcopy(old.indexes)
-            tmp.uuid = old.uuid
-            tmp.options = old.options
-        tmp.db = self.get_db(db_name, create=True)
-        for d in results:
-            if not isinstance(d, dict):
-                continue
-            d = copy.deepcopy(d)
-            if '_id' not in d:
-                n = {'_id': ObjectId()}
-                n.update(d)
-                d = n
-            tmp.insert(move_id_first(d))
-        tmp.db.collections[coll_name] = tmp
+        return self.cursor_reply('%s.%s' % (db_name, target), results, batch_size)
 
     # -- indexes ------------------------------------------------------------------------
     INDEX_OPTIONS = {'key', 'name', 'unique', 'sparse', 'partialFilterExpression',
-                     'expireAfterSeconds', 'background', 'v', 'collation', 'hidden',
-                     'weights', 'default_language', 'language_override', 'textIndexVersion',
-                     '2dsphereIndexVersion', 'bits', 'min', 'max', 'wildcardProjection',
-                     'storageEngine', 'ns', 'dropDups', 'bucketSize', 'prepareUnique'}
+                     'expireAfterSeconds', 'background', 'v', 'collation'}
+    # mongod's other index options, refused.
+    UNSUPPORTED_INDEX_OPTIONS = {'hidden', 'weights', 'default_language', 'language_override',
+                                 'textIndexVersion', '2dsphereIndexVersion', 'bits', 'min', 'max',
+                                 'wildcardProjection', 'storageEngine', 'bucketSize',
+                                 'prepareUnique'}
 
     def cmd_create_indexes(self, db_name, cmd, conn):
         check_fields(cmd, 'createIndexes', {'indexes', 'commitQuorum', 'ignoreUnknownIndexOptions',
@@ -1026,6 +1209,8 @@ class Engine(object):
             if not isinstance(spec, dict):
                 raise CommandError(14, 'index specification must be an object')
             for k in spec:
+                if k in self.UNSUPPORTED_INDEX_OPTIONS:
+                    raise NotSupported("the index option '%s'" % k)
                 if k not in self.INDEX_OPTIONS:
                     raise CommandError(197, "The field '%s' is not valid for an index "
                                        "specification. Specification: %s" % (k, fmt_value(spec)))
@@ -1034,23 +1219,21 @@ class Engine(object):
                 raise CommandError(67, "Error in specification %s :: caused by :: The 'key' "
                                    "field must be a non-empty object" % fmt_value(spec))
             for f, direction in key.items():
-                if not (is_number(direction) and direction != 0) and \
-                        direction not in ('text', '2d', '2dsphere', 'hashed', 'geoHaystack'):
+                if isinstance(direction, str):
+                    raise NotSupported("%s indexes" % direction)
+                if not (is_number(direction) and direction != 0):
                     raise CommandError(67, "Error in specification %s :: caused by :: Values in "
                                        "the index key pattern can only be numbers or strings"
                                        % fmt_value(spec))
             check_collation(spec.get('collation'), 'index %s' % spec.get('name'))
-            name = spec.get('name') or default_index_name(key)
+            name = spec.get('name')
             if not isinstance(name, str):
-                raise CommandError(14, "The field 'name' must be a string")
+                raise NotSupported('index specifications without a name')
             ix = {'v': 2, 'key': SON(key.items()), 'name': name}
-            for opt in ('unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds',
-                        'hidden', 'weights', 'default_language', 'language_override',
-                        'textIndexVersion', '2dsphereIndexVersion', 'bits', 'min', 'max',
-                        'wildcardProjection'):
+            for opt in ('unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds'):
                 if opt in spec:
                     val = spec[opt]
-                    if opt in ('unique', 'sparse', 'hidden'):
+                    if opt in ('unique', 'sparse'):
                         val = bool(val)
                         if not val:
                             continue
@@ -1094,18 +1277,15 @@ class Engine(object):
                                            'different name and options. Requested index: %s, '
                                            'existing index: %s' % (fmt_value(ix), fmt_value(e)))
                 if ix.get('unique'):
-                    if any(v in ('text', '2d', '2dsphere', 'hashed', 'geoHaystack')
-                           for v in ix['key'].values()):
-                        raise CommandError(67, "Index type '%s' does not support the unique "
-                                           "option" % [v for v in ix['key'].values()
-                                                       if isinstance(v, str)][0])
                     coll.unique_maps[ix['name']] = coll.build_unique_map(ix)
                 coll.indexes.append(ix)
                 created += 1
         except CommandError:
+            coll.sync_equality_maps()
             if not existed and not coll.docs and len(coll.indexes) == 1:
                 del coll.db.collections[coll_name]
             raise
+        coll.sync_equality_maps()
         reply = {'numIndexesBefore': before, 'numIndexesAfter': len(coll.indexes),
                  'createdCollectionAutomatically': not existed}
         if created == 0:
@@ -1135,38 +1315,19 @@ class Engine(object):
             raise CommandError(26, 'ns not found %s.%s' % (db_name, coll_name))
         spec = cmd.get('index')
         was = len(coll.indexes)
-        if spec == '*':
-            to_drop = [ix for ix in coll.indexes if ix['name'] != '_id_']
-        elif isinstance(spec, str):
-            ix = coll.index_by_name(spec)
-            if ix is None:
-                raise CommandError(27, 'index not found with name [%s]' % spec)
-            to_drop = [ix]
-        elif isinstance(spec, list):
-            to_drop = []
-            for s in spec:
-                ix = coll.index_by_name(s) if isinstance(s, str) else None
-                if ix is None:
-                    raise CommandError(27, 'index not found with name [%s]' % s)
-                to_drop.append(ix)
-        elif isinstance(spec, dict):
-            found = [ix for ix in coll.indexes if list(ix['key']) == list(spec) and
-                     bson_eq(dict(ix['key']), dict(spec))]
-            if not found:
-                raise CommandError(27, "can't find index with key: %s" % fmt_value(spec))
-            if len(found) > 1:
-                raise CommandError(181, '%d indexes found for key: %s, identify by name instead.'
-                                   % (len(found), fmt_value(spec)))
-            to_drop = found
-        else:
-            raise CommandError(14, "BSON field 'dropIndexes.index' is missing but a required "
-                               "field")
+        if not isinstance(spec, str) or spec == '*':
+            raise NotSupported('dropIndexes of anything but one index name')
+        ix = coll.index_by_name(spec)
+        if ix is None:
+            raise CommandError(27, 'index not found with name [%s]' % spec)
+        to_drop = [ix]
         for ix in to_drop:
             if ix['name'] == '_id_':
                 raise CommandError(72, 'cannot drop _id index')
         for ix in to_drop:
             coll.indexes.remove(ix)
             coll.unique_maps.pop(ix['name'], None)
+        coll.sync_equality_maps()
         return {'nIndexesWas': was, 'ok': 1.0}
 
     # -- collections / databases -------------------------------------------------------
@@ -1235,56 +1396,6 @@ class Engine(object):
         batch_size = get_int(cmd.get('cursor') or {}, 'batchSize', None,
                              'listCollections.cursor')
         return self.cursor_reply('%s.$cmd.listCollections' % db_name, docs, batch_size)
-
-    def cmd_list_databases(self, db_name, cmd, conn):
-        check_fields(cmd, 'listDatabases', {'filter', 'nameOnly', 'authorizedDatabases'})
-        filt = get_doc(cmd, 'filter', 'listDatabases', {}) or {}
-        name_only = get_bool(cmd, 'nameOnly', False)
-        out = []
-        total = 0
-        for name in sorted(self.databases):
-            db = self.databases[name]
-            if not db.collections:
-                continue
-            size = sum(doc_size(d) for c in db.collections.values() for d in c.docs.values())
-            total += size
-            d = {'name': name, 'sizeOnDisk': Int64(max(size, 4096)), 'empty': False}
-            if match(filt, d):
-                out.append({'name': name} if name_only else d)
-        reply = {'databases': out}
-        if not name_only:
-            reply['totalSize'] = Int64(total)
-            reply['totalSizeMb'] = Int64(total // (1024 * 1024))
-        reply['ok'] = 1.0
-        return reply
-
-    def cmd_rename_collection(self, db_name, cmd, conn):
-        check_fields(cmd, 'renameCollection', {'to', 'dropTarget', 'stayTemp'})
-        src, dst = cmd.get('renameCollection'), cmd.get('to')
-        if not isinstance(src, str) or '.' not in src or not isinstance(dst, str) or '.' not in dst:
-            raise CommandError(73, 'Invalid namespace specified')
-        sdb, scoll = src.split('.', 1)
-        ddb, dcoll = dst.split('.', 1)
-        validate_db_name(sdb)
-        validate_db_name(ddb)
-        validate_coll_name(scoll, 'renameCollection')
-        validate_coll_name(dcoll, 'renameCollection')
-        source = self.get_coll(sdb, scoll)
-        if source is None:
-            raise CommandError(26, 'Source collection %s does not exist' % src)
-        if src == dst:
-            raise CommandError(20, "Can't rename a collection to itself")
-        if self.get_coll(ddb, dcoll) is not None:
-            if not get_bool(cmd, 'dropTarget', False):
-                raise CommandError(48, 'target namespace exists')
-            del self.databases[ddb].collections[dcoll]
-        del source.db.collections[scoll]
-        self._drop_cursors(source.ns)
-        target_db = self.get_db(ddb, create=True)
-        source.db = target_db
-        source.name = dcoll
-        target_db.collections[dcoll] = source
-        return {'ok': 1.0}
 
 
 def _index_options(ix):

@@ -5,18 +5,16 @@ an approximate answer.
 """
 
 import copy
-import datetime
 import functools
 import re
 
-from bson import ObjectId, Regex, Code, DBRef, Timestamp, MinKey, MaxKey
+from bson import Regex
 from bson.decimal128 import Decimal128
-from bson.int64 import Int64
 
 from odm_values import (MISSING, RE_TYPE, EMPTY_ARRAY_SORT_KEY,
-                        bson_cmp, bson_eq, is_number, num_kind, arith,
+                        bson_cmp, bson_eq, canon, is_number, arith,
                         zero_like, ArithOverflow, type_order, type_name,
-                        fmt_value, fmt_doc, T_MINKEY, T_MAXKEY)
+                        fmt_value, fmt_doc)
 
 SUPPORT_HINT = '; run the suite against a real mongod (docker-compose.yml)'
 
@@ -33,7 +31,15 @@ CODE_NAMES = {
     197: 'InvalidIndexSpecificationOption', 8: 'UnknownError',
     11000: 'DuplicateKey', 15: 'Overflow', 16: 'InvalidLength',
     40352: 'Location40352', 51246: 'Location51246', 31254: 'Location31254',
-    10003: 'Location10003', 2: 'BadValue',
+    10003: 'Location10003', 50: 'MaxTimeMSExpired', 64: 'WriteConcernFailed',
+    79: 'UnknownReplWriteConcern', 100: 'UnsatisfiableWriteConcern', 112: 'WriteConflict',
+    117: 'ConflictingOperationInProgress', 171: 'CannotIndexParallelArrays',
+    225: 'TransactionTooOld', 251: 'NoSuchTransaction', 256: 'TransactionCommitted',
+    263: 'OperationNotSupportedInTransaction', 6: 'HostUnreachable', 7: 'HostNotFound',
+    89: 'NetworkTimeout', 91: 'ShutdownInProgress', 189: 'PrimarySteppedDown',
+    262: 'ExceededTimeLimit', 9001: 'SocketException', 10107: 'NotWritablePrimary',
+    11600: 'InterruptedAtShutdown', 11602: 'InterruptedDueToReplStateChange',
+    13435: 'NotPrimaryNoSecondaryOk', 13436: 'NotPrimaryOrSecondary',
 }
 
 
@@ -140,6 +146,7 @@ REFUSED_OPS = {
     '$centerSphere': 'geospatial queries', '$polygon': 'geospatial queries',
     '$geometry': 'geospatial queries', '$maxDistance': 'geospatial queries',
     '$minDistance': 'geospatial queries', '$where': '$where',
+    '$type': 'the $type query operator', '$mod': 'the $mod query operator',
 }
 
 _expr_evaluator = [None]
@@ -254,26 +261,55 @@ def _eq_value(v, x):
     return bson_eq(v, x)
 
 
+class _InList(object):
+    """An $in list prepared once: hashed keys of its values (canon equality is
+    bson_eq), whether it holds null, and its regexes."""
+    __slots__ = ('source', 'keys', 'has_null', 'regexes')
+
+    def __init__(self, arr):
+        self.source = arr   # keeps the list alive while it is cached by id()
+        self.keys = set()
+        self.has_null = False
+        self.regexes = []
+        for x in arr:
+            if isinstance(x, (Regex, RE_TYPE)):
+                self.regexes.append(_regex_from(x, None))
+            elif is_operator_doc(x):
+                raise bad_value('cannot nest $ under $in')
+            elif x is None:
+                self.has_null = True
+            else:
+                self.keys.add(canon(x))
+
+    def contains(self, v):
+        if v is MISSING or v is None:
+            return self.has_null
+        try:
+            if canon(v) in self.keys:
+                return True
+        except TypeError:
+            pass
+        return any(_regex_matches(v, rx) for rx in self.regexes)
+
+
+# The $in lists of the command being run (its query is matched against many documents);
+# the engine forgets them after each command.
+_in_lists = {}
+
+
+def forget_prepared_queries():
+    _in_lists.clear()
+
+
 def _in_match(cands, arr):
     if not isinstance(arr, list):
         raise bad_value('$in needs an array')
-    regexes = []
-    plain = []
-    for x in arr:
-        if isinstance(x, (Regex, RE_TYPE)):
-            regexes.append(_regex_from(x, None))
-        elif is_operator_doc(x):
-            raise bad_value('cannot nest $ under $in')
-        else:
-            plain.append(x)
-    for v in _expanded(cands):
-        for x in plain:
-            if _eq_value(v, x):
-                return True
-        for rx in regexes:
-            if _regex_matches(v, rx):
-                return True
-    return False
+    prepared = _in_lists.get(id(arr))
+    if prepared is None or prepared.source is not arr:
+        if len(_in_lists) >= 16:
+            _in_lists.clear()
+        prepared = _in_lists[id(arr)] = _InList(arr)
+    return any(prepared.contains(v) for v in _expanded(cands))
 
 
 def _compare_match(cands, op, x):
@@ -282,109 +318,10 @@ def _compare_match(cands, op, x):
         if v is MISSING:
             v = None
         tv = type_order(v)
-        if tx in (T_MINKEY, T_MAXKEY) or tv == tx:
+        if tv == tx:
             c = bson_cmp(v, x)
             if (op == '$gt' and c > 0) or (op == '$gte' and c >= 0) or \
                (op == '$lt' and c < 0) or (op == '$lte' and c <= 0):
-                return True
-    return False
-
-
-TYPE_ALIASES = {
-    'double': 1, 'string': 2, 'object': 3, 'array': 4, 'binData': 5,
-    'undefined': 6, 'objectId': 7, 'bool': 8, 'date': 9, 'null': 10,
-    'regex': 11, 'dbPointer': 12, 'javascript': 13, 'symbol': 14,
-    'javascriptWithScope': 15, 'int': 16, 'timestamp': 17, 'long': 18,
-    'decimal': 19, 'minKey': -1, 'maxKey': 127,
-}
-
-
-def _bson_type_code(v):
-    if v is None:
-        return 10
-    if isinstance(v, bool):
-        return 8
-    if isinstance(v, Decimal128):
-        return 19
-    if isinstance(v, float):
-        return 1
-    if isinstance(v, int):
-        return 18 if num_kind(v) == 'long' else 16
-    if isinstance(v, str):
-        return 2
-    if isinstance(v, (dict, DBRef)):
-        return 3
-    if isinstance(v, list):
-        return 4
-    if isinstance(v, bytes):
-        return 5
-    if isinstance(v, ObjectId):
-        return 7
-    if isinstance(v, datetime.datetime):
-        return 9
-    if isinstance(v, (Regex, RE_TYPE)):
-        return 11
-    if isinstance(v, Code):
-        return 15 if v.scope else 13
-    if isinstance(v, Timestamp):
-        return 17
-    if isinstance(v, MinKey):
-        return -1
-    if isinstance(v, MaxKey):
-        return 127
-    return None
-
-
-def _type_codes(arg):
-    args = arg if isinstance(arg, list) else [arg]
-    out = set()
-    for a in args:
-        if isinstance(a, str):
-            if a == 'number':
-                out.update((1, 16, 18, 19))
-            elif a in TYPE_ALIASES:
-                out.add(TYPE_ALIASES[a])
-            else:
-                raise bad_value('Unknown type name alias: %s' % a)
-        elif is_number(a):
-            out.add(int(a))
-        else:
-            raise bad_value('type must be represented as a number or a string')
-    return out
-
-
-def _type_match(cands, arg):
-    codes = _type_codes(arg)
-    for v in cands:
-        if v is MISSING:
-            continue
-        if _bson_type_code(v) in codes:
-            return True
-        if isinstance(v, list):
-            for e in v:
-                if _bson_type_code(e) in codes:
-                    return True
-    return False
-
-
-def _mod_match(cands, arg):
-    if not isinstance(arg, list) or len(arg) != 2:
-        raise bad_value('malformed mod, needs to be an array of two numbers')
-    if not all(is_number(a) for a in arg):
-        raise bad_value('malformed mod, divisor and remainder must be numbers')
-    divisor, remainder = int(arg[0]), int(arg[1])
-    if divisor == 0:
-        raise bad_value('divisor cannot be 0')
-    for v in _expanded(cands):
-        if is_number(v):
-            try:
-                iv = int(v)
-            except (ValueError, OverflowError):
-                continue
-            r = abs(iv) % abs(divisor)
-            if iv < 0:
-                r = -r
-            if r == remainder:
                 return True
     return False
 
@@ -464,8 +401,6 @@ def _eval_operator(doc, path, cands, op, arg, cond):
     if op == '$exists':
         exists = any(v is not MISSING for v in cands)
         return exists if expr_truthy(arg) else not exists
-    if op == '$type':
-        return _type_match(cands, arg)
     if op == '$regex':
         rx = _regex_from(arg, cond.get('$options'))
         return any(_regex_matches(v, rx) for v in _expanded(cands))
@@ -481,8 +416,6 @@ def _eval_operator(doc, path, cands, op, arg, cond):
         return _all_match(doc, path, cands, arg)
     if op == '$elemMatch':
         return _elem_match(cands, arg)
-    if op == '$mod':
-        return _mod_match(cands, arg)
     if op == '$not':
         if isinstance(arg, (Regex, RE_TYPE)):
             rx = _regex_from(arg, None)
@@ -618,121 +551,46 @@ def _truthy_projection(v):
 
 
 class Projection(object):
+    """A find projection: fields to include (dotted paths too), and _id unless it is
+    excluded. Exclusion, $slice, $elemMatch and positional projections are refused."""
+
     def __init__(self, spec):
         self.spec = spec or {}
         self.include_id = True
         self.inclusions = []
-        self.exclusions = []
-        self.slices = []
-        self.elem_matches = []
-        self.positional = None
         for k, v in self.spec.items():
-            if isinstance(v, dict):
-                if len(v) == 1 and '$slice' in v:
-                    arg = v['$slice']
-                    if is_number(arg):
-                        self.slices.append((k, None, int(arg)))
-                    elif (isinstance(arg, list) and len(arg) == 2
-                          and all(is_number(a) for a in arg)):
-                        if int(arg[1]) <= 0:
-                            raise bad_value('$slice limit must be positive')
-                        self.slices.append((k, int(arg[0]), int(arg[1])))
-                    else:
-                        raise NotSupported('$slice projection with argument %s' % fmt_value(arg))
-                elif len(v) == 1 and '$elemMatch' in v:
-                    if '.' in k:
-                        raise bad_value('Cannot use $elemMatch projection on a nested field.')
-                    self.elem_matches.append((k, v['$elemMatch']))
-                else:
-                    raise NotSupported('computed/aggregation expressions in find projections (%s)' % k)
-                continue
             t = _truthy_projection(v)
-            if t is None:
-                raise NotSupported('computed/literal values in find projections (%s)' % k)
+            if isinstance(v, dict) or t is None:
+                raise NotSupported('%s in find projections (%s)'
+                                   % ('$slice and $elemMatch' if isinstance(v, dict) else
+                                      'computed or literal values', k))
             if k == '_id':
                 self.include_id = t
-                continue
-            if k.endswith('.$'):
-                if not t:
-                    raise bad_value('Cannot exclude array elements with the positional operator.')
-                if self.positional is not None:
-                    raise bad_value('Cannot specify more than one positional proj. per query.')
-                self.positional = k[:-2]
-                if '$' in self.positional:
-                    raise bad_value('Positional projection may only be used at the end')
-                continue
-            if '$' in k:
-                raise bad_value('FieldPath field names may not start with \'$\'.')
-            (self.inclusions if t else self.exclusions).append(k)
-        if self.inclusions and self.exclusions:
-            raise CommandError(31254, 'Cannot do exclusion on field %s in inclusion projection'
-                               % self.exclusions[0])
-        paths = (self.inclusions + self.exclusions + [x[0] for x in self.slices] +
-                 [x[0] for x in self.elem_matches] +
-                 ([self.positional] if self.positional else []))
-        for i, a in enumerate(paths):
-            for b in paths[i + 1:]:
+            elif not t:
+                raise NotSupported('exclusion projections (%s: 0)' % k)
+            elif '$' in k:
+                raise NotSupported('positional projections (%s)' % k)
+            else:
+                self.inclusions.append(k)
+        for i, a in enumerate(self.inclusions):
+            for b in self.inclusions[i + 1:]:
                 if a == b or a.startswith(b + '.') or b.startswith(a + '.'):
                     longer, shorter = (a, b) if len(a) >= len(b) else (b, a)
                     raise CommandError(31250, 'Path collision at %s remaining portion %s'
                                        % (longer, longer[len(shorter) + 1:] or longer))
-        self.mode = 'include' if (self.inclusions or self.elem_matches or self.positional) \
-            else 'exclude'
-        if self.mode == 'include' and self.exclusions:
-            raise CommandError(31254, 'Cannot do exclusion on field %s in inclusion projection'
-                               % self.exclusions[0])
         self.empty = not self.spec
 
     def apply(self, doc, query=None):
         if self.empty:
             return doc
-        if self.mode == 'include':
-            tree = {}
-            for p in self.inclusions + [s[0] for s in self.slices]:
-                _tree_add(tree, p.split('.'))
-            for p, _ in self.elem_matches:
-                _tree_add(tree, [p])
-            if self.positional:
-                _tree_add(tree, self.positional.split('.'))
-            if self.include_id:
-                tree['_id'] = True
-            else:
-                tree.pop('_id', None)
-            out = _include(doc, tree)
-            if self.slices or self.positional:
-                out = copy.deepcopy(out)  # never modify the stored document
-        else:
-            out = copy.deepcopy(doc)
-            for p in self.exclusions:
-                _exclude(out, p.split('.'))
-            if not self.include_id:
-                out.pop('_id', None)
-        for path, skip, limit in self.slices:
-            _apply_slice(out, path.split('.'), skip, limit)
-        for path, q in self.elem_matches:
-            arr = doc.get(path, MISSING)
-            picked = MISSING
-            if isinstance(arr, list):
-                for e in arr:
-                    if elem_matches(e, q):
-                        picked = [e]
-                        break
-            if picked is MISSING:
-                out.pop(path, None)
-            else:
-                out[path] = picked
-        if self.positional:
-            arr = get_path(doc, self.positional)
-            idx = positional_index(query or {}, self.positional, arr)
-            if idx is None:
-                if isinstance(arr, list):
-                    raise CommandError(
-                        51246, "Executor error during find command :: caused by :: positional "
-                        "operator '%s.$' couldn't find a matching element in the array"
-                        % self.positional)
-            else:
-                _set_existing(out, self.positional.split('.'), [arr[idx]])
-        return out
+        if not self.inclusions:
+            return doc if self.include_id else {k: v for k, v in doc.items() if k != '_id'}
+        tree = {}
+        for p in self.inclusions:
+            _tree_add(tree, p.split('.'))
+        if self.include_id:
+            tree['_id'] = True
+        return _include(doc, tree)
 
 
 def _tree_add(tree, parts):
@@ -774,54 +632,13 @@ def _include_array(arr, tree):
     return res
 
 
-def _exclude(value, parts):
-    if isinstance(value, dict):
-        if len(parts) == 1:
-            value.pop(parts[0], None)
-        elif parts[0] in value:
-            _exclude(value[parts[0]], parts[1:])
-    elif isinstance(value, list):
-        for e in value:
-            _exclude(e, parts)
-
-
-def _apply_slice(value, parts, skip, limit):
-    if isinstance(value, list):
-        for e in value:
-            _apply_slice(e, parts, skip, limit)
-        return
-    if not isinstance(value, dict) or parts[0] not in value:
-        return
-    if len(parts) > 1:
-        _apply_slice(value[parts[0]], parts[1:], skip, limit)
-        return
-    arr = value[parts[0]]
-    if not isinstance(arr, list):
-        return
-    if skip is None:
-        value[parts[0]] = arr[:limit] if limit >= 0 else arr[limit:]
-    else:
-        start = skip if skip >= 0 else max(len(arr) + skip, 0)
-        value[parts[0]] = arr[start:start + limit]
-
-
-def _set_existing(value, parts, newval):
-    cur = value
-    for p in parts[:-1]:
-        if not isinstance(cur, dict) or p not in cur:
-            return
-        cur = cur[p]
-    if isinstance(cur, dict):
-        cur[parts[-1]] = newval
-
-
 # ---------------------------------------------------------------------------
 # Update operators
 # ---------------------------------------------------------------------------
 
-UPDATE_OPERATORS = ('$set', '$unset', '$inc', '$mul', '$min', '$max', '$rename',
-                    '$setOnInsert', '$currentDate', '$push', '$addToSet', '$pop',
-                    '$pull', '$pullAll', '$bit')
+UPDATE_OPERATORS = ('$set', '$unset', '$inc', '$mul', '$min', '$max', '$setOnInsert',
+                    '$push', '$addToSet', '$pop', '$pull', '$pullAll')
+REFUSED_UPDATE_OPERATORS = ('$bit', '$rename', '$currentDate')
 
 
 def is_operator_update(update):
@@ -832,36 +649,81 @@ def _field_order_key(path):
     return tuple((0, int(p), '') if p.isdigit() else (1, 0, p) for p in path.split('.'))
 
 
-def check_update_supported(update, array_filters=None):
+def check_update_supported(update):
     """Refuse features this server does not implement, before any write."""
-    if array_filters is not None:
-        raise NotSupported('arrayFilters')
     if isinstance(update, list):
         raise NotSupported('pipeline-style updates (update given as an array)')
     if not isinstance(update, dict):
         raise CommandError(9, 'Update argument must be either an object or an array')
+
+
+# An arrayFilters identifier: a lowercase letter, then letters and digits.
+_IDENTIFIER = re.compile(r'^[a-z][a-zA-Z0-9]*$')
+
+
+def _filter_identifiers(flt, out):
+    for key, cond in flt.items():
+        if key in LOGICAL and isinstance(cond, list):
+            for sub in cond:
+                if isinstance(sub, dict):
+                    _filter_identifiers(sub, out)
+        elif not key.startswith('$'):
+            out.add(key.split('.', 1)[0])
+    return out
+
+
+def parse_array_filters(array_filters, update):
+    """{identifier: filter} from an update's arrayFilters, checked as mongod does: one
+    identifier per filter, each used by a $[<identifier>] of the update and each
+    $[<identifier>] given a filter."""
+    filters = {}
+    if array_filters is not None:
+        if not isinstance(array_filters, list):
+            raise CommandError(14, "BSON field 'arrayFilters' is the wrong type '%s', expected "
+                               "type 'array'" % type_name(array_filters))
+        for flt in array_filters:
+            if not isinstance(flt, dict):
+                raise CommandError(14, 'arrayFilters must be an array of objects')
+            names = _filter_identifiers(flt, set())
+            if len(names) != 1:
+                raise CommandError(9, 'Error parsing array filter :: caused by :: Expected a '
+                                   'single top-level field name, found %s'
+                                   % (', '.join("'%s'" % n for n in sorted(names)) or 'none'))
+            name = names.pop()
+            if not _IDENTIFIER.match(name):
+                raise CommandError(2, 'Error parsing array filter :: caused by :: The top-level '
+                                   'field name must be an alphanumeric string beginning with a '
+                                   "lowercase letter, found '%s'" % name)
+            if name in filters:
+                raise CommandError(9, 'Found multiple array filters with the same top-level '
+                                   "field name %s" % name)
+            filters[name] = flt
+    used = set()
     if is_operator_update(update):
-        for op, fields in update.items():
+        for fields in update.values():
             if not isinstance(fields, dict):
                 continue
             for path in fields:
-                if '$[]' in path:
-                    raise NotSupported('the all-positional operator $[] (in %s)' % path)
-                if '$[' in path:
-                    raise NotSupported('filtered positional operators $[<identifier>] (in %s)'
-                                       % path)
-            if op == '$rename':
-                for dst in fields.values():
-                    if isinstance(dst, str) and '$[' in dst:
-                        raise NotSupported('array update operators in $rename targets')
+                for part in str(path).split('.'):
+                    if part.startswith('$[') and part.endswith(']') and part != '$[]':
+                        name = part[2:-1]
+                        if name not in filters:
+                            raise CommandError(2, "No array filter found for identifier '%s' in "
+                                               "path '%s'" % (name, path))
+                        used.add(name)
+    for name in filters:
+        if name not in used:
+            raise CommandError(9, "The array filter for identifier '%s' was not used in the "
+                               "update %s" % (name, fmt_value(update)))
+    return filters
 
 
 class UpdateContext(object):
-    def __init__(self, query, is_insert, doc_id):
+    def __init__(self, query, is_insert, doc_id, array_filters=None):
         self.query = query
         self.is_insert = is_insert
         self.doc_id = doc_id
-        self.positional_cache = {}
+        self.array_filters = array_filters or {}
 
 
 def _id_repr(ctx):
@@ -973,7 +835,7 @@ def _num_op(doc, parts, full, arg, ctx, op_name, opkind):
     container, key = _navigate(doc, parts, True, full)
     cur = _get_in(container, key)
     if cur is MISSING:
-        newval = arg if opkind == 'add' else zero_like_product(arg)
+        newval = arg if opkind == 'add' else zero_like(arg)
         _set_in(container, key, newval, full)
         return
     if not is_number(cur):
@@ -986,10 +848,6 @@ def _num_op(doc, parts, full, arg, ctx, op_name, opkind):
         raise CommandError(2, 'Failed to apply %s operations to current value (%s) for document %s'
                            % (op_name, fmt_value(cur), _id_repr(ctx)))
     _set_in(container, key, newval, full)
-
-
-def zero_like_product(arg):
-    return zero_like(arg)
 
 
 def _push_sort(values, spec):
@@ -1013,6 +871,20 @@ def _array_at(doc, parts, full, ctx, op_name, create):
     if cur is not MISSING and not isinstance(cur, list):
         raise CommandError(2, "The field '%s' must be an array but is of type %s in document %s"
                            % (full, type_name(cur), _id_repr(ctx)))
+    return container, key, cur
+
+
+def _existing_array(doc, parts, full, not_an_array):
+    """(container, key, array) at parts, or None when the path does not exist; raises
+    not_an_array(value) for another value there."""
+    container, key = _navigate(doc, parts, False, full)
+    if container is None:
+        return None
+    cur = _get_in(container, key)
+    if cur is MISSING:
+        return None
+    if not isinstance(cur, list):
+        raise not_an_array(cur)
     return container, key, cur
 
 
@@ -1064,6 +936,8 @@ def apply_update(old_doc, update, ctx):
     # Validate operators and detect conflicting paths.
     targets = []
     for op, fields in update.items():
+        if op in REFUSED_UPDATE_OPERATORS:
+            raise NotSupported('the %s update operator' % op)
         if op not in UPDATE_OPERATORS:
             raise CommandError(9, 'Unknown modifier: %s. Expected a valid update modifier or '
                                'pipeline-style update specified as an array' % op)
@@ -1074,15 +948,6 @@ def apply_update(old_doc, update, ctx):
         for path in fields:
             _split_path(path)
             targets.append(path)
-            if op == '$rename':
-                dst = fields[path]
-                if not isinstance(dst, str):
-                    raise bad_value('The \'to\' field for $rename must be a string: %s: %s'
-                                    % (path, fmt_value(dst)))
-                if dst == path:
-                    raise bad_value("The source and target field for $rename must differ: %s: %s"
-                                    % (path, fmt_value(dst)))
-                targets.append(dst)
     for i, a in enumerate(targets):
         for b in targets[i + 1:]:
             if a == b or a.startswith(b + '.') or b.startswith(a + '.'):
@@ -1095,167 +960,106 @@ def apply_update(old_doc, update, ctx):
     mods = [(op, path, arg) for op, fields in update.items() for path, arg in fields.items()]
     mods.sort(key=lambda m: _field_order_key(m[1]))
     for op, path, arg in mods:
-        parts = _resolve_positional(doc, _split_path(path), ctx, path)
-        full = '.'.join(parts)
-        if op == '$set' or (op == '$setOnInsert' and ctx.is_insert):
-            container, key = _navigate(doc, parts, True, full)
-            _set_in(container, key, copy.deepcopy(arg), full)
-        elif op == '$setOnInsert':
-            continue
-        elif op == '$unset':
-            _unset(doc, parts)
-        elif op == '$inc':
-            _num_op(doc, parts, full, arg, ctx, '$inc', 'add')
-        elif op == '$mul':
-            _num_op(doc, parts, full, arg, ctx, '$mul', 'mul')
-        elif op in ('$min', '$max'):
-            container, key = _navigate(doc, parts, True, full)
-            cur = _get_in(container, key)
-            if cur is MISSING:
+        resolved = _resolve_positional(doc, _split_path(path), ctx, path)
+        for parts in _expand_array_updates(doc, resolved, ctx, path):
+            full = '.'.join(parts)
+            if op == '$set' or (op == '$setOnInsert' and ctx.is_insert):
+                container, key = _navigate(doc, parts, True, full)
                 _set_in(container, key, copy.deepcopy(arg), full)
-            else:
-                c = bson_cmp(arg, cur)
-                if (op == '$min' and c < 0) or (op == '$max' and c > 0):
+            elif op == '$setOnInsert':
+                continue
+            elif op == '$unset':
+                _unset(doc, parts)
+            elif op == '$inc':
+                _num_op(doc, parts, full, arg, ctx, '$inc', 'add')
+            elif op == '$mul':
+                _num_op(doc, parts, full, arg, ctx, '$mul', 'mul')
+            elif op in ('$min', '$max'):
+                container, key = _navigate(doc, parts, True, full)
+                cur = _get_in(container, key)
+                if cur is MISSING:
                     _set_in(container, key, copy.deepcopy(arg), full)
-        elif op == '$currentDate':
-            if arg is True or (is_number(arg) and arg):
-                kind = 'date'
-            elif isinstance(arg, dict) and set(arg) == {'$type'} and \
-                    arg['$type'] in ('date', 'timestamp'):
-                kind = arg['$type']
-            elif arg is False:
-                kind = 'date'
-            else:
-                raise bad_value('%s is not valid type for $currentDate. Please use a boolean '
-                                "('true') or a $type expression ({$type: 'timestamp/date'})."
-                                % fmt_value(arg))
-            now = datetime.datetime.utcnow()
-            now = now.replace(microsecond=now.microsecond // 1000 * 1000)
-            value = now if kind == 'date' else Timestamp(
-                int((now - datetime.datetime(1970, 1, 1)).total_seconds()), 1)
-            container, key = _navigate(doc, parts, True, full)
-            _set_in(container, key, value, full)
-        elif op == '$rename':
-            dst_parts = _split_path(arg)
-            src = get_path(doc, full)
-            if src is MISSING:
-                continue
-            _unset_rename(doc, parts)
-            container, key = _navigate(doc, dst_parts, True, arg)
-            _set_in(container, key, src, arg)
-        elif op == '$push':
-            container, key, cur = _array_at(doc, parts, full, ctx, '$push', True)
-            values = cur if cur is not MISSING else []
-            values = list(values)
-            if isinstance(arg, dict) and '$each' in arg:
-                unknown = set(arg) - {'$each', '$slice', '$sort', '$position'}
-                if unknown:
-                    raise bad_value('Unrecognized clause in $push: %s' % sorted(unknown)[0])
-                each = arg['$each']
-                if not isinstance(each, list):
-                    raise bad_value('The argument to $each in $push must be an array but it '
-                                    'was of type: %s' % type_name(each))
-                each = copy.deepcopy(each)
-                if '$position' in arg:
-                    pos = arg['$position']
-                    if not is_number(pos) or int(pos) != pos:
-                        raise bad_value('The value for $position must be an integer value')
-                    pos = int(pos)
-                    if pos < 0:
-                        pos = max(len(values) + pos, 0)
-                    values[pos:pos] = each
                 else:
-                    values.extend(each)
-                if '$sort' in arg:
-                    values = _push_sort(values, arg['$sort'])
-                if '$slice' in arg:
-                    sl = arg['$slice']
-                    if not is_number(sl) or int(sl) != sl:
-                        raise bad_value('The value for $slice must be an integer value')
-                    sl = int(sl)
-                    values = values[:sl] if sl >= 0 else values[sl:]
-            else:
-                values.append(copy.deepcopy(arg))
-            _set_in(container, key, values, full)
-        elif op == '$addToSet':
-            container, key, cur = _array_at(doc, parts, full, ctx, '$addToSet', True)
-            values = list(cur) if cur is not MISSING else []
-            if isinstance(arg, dict) and '$each' in arg:
-                if set(arg) != {'$each'}:
-                    raise bad_value('Found unexpected fields after $each in $addToSet')
-                each = arg['$each']
-                if not isinstance(each, list):
-                    raise bad_value('The argument to $each in $addToSet must be an array but '
-                                    'it was of type %s' % type_name(each))
-            else:
-                each = [arg]
-            for v in each:
-                if not any(bson_eq(v, x) and type_order(v) == type_order(x) for x in values):
-                    values.append(copy.deepcopy(v))
-            _set_in(container, key, values, full)
-        elif op == '$pop':
-            if not is_number(arg) or arg not in (1, -1):
-                raise bad_value('$pop expects 1 or -1, found: %s' % fmt_value(arg))
-            container, key = _navigate(doc, parts, False, full)
-            if container is None:
-                continue
-            cur = _get_in(container, key)
-            if cur is MISSING:
-                continue
-            if not isinstance(cur, list):
-                raise CommandError(14, "Path '%s' contains an element of non-array type '%s'"
-                                   % (full, type_name(cur)))
-            if cur:
-                values = cur[:-1] if arg > 0 else cur[1:]
-                _set_in(container, key, values, full)
-        elif op in ('$pull', '$pullAll'):
-            if op == '$pullAll' and not isinstance(arg, list):
-                raise bad_value('$pullAll requires an array argument but was given a %s'
-                                % type_name(arg))
-            container, key = _navigate(doc, parts, False, full)
-            if container is None:
-                continue
-            cur = _get_in(container, key)
-            if cur is MISSING:
-                continue
-            if not isinstance(cur, list):
-                raise bad_value('Cannot apply %s to a non-array value' % op)
-            if op == '$pull':
-                values = [e for e in cur if not _pull_matches(e, arg)]
-            else:
-                values = [e for e in cur if not any(bson_eq(e, x) for x in arg)]
-            if len(values) != len(cur):
-                _set_in(container, key, values, full)
-        elif op == '$bit':
-            if not isinstance(arg, dict) or not arg:
-                raise bad_value('The $bit modifier is not compatible with a %s. You must pass '
-                                'in an embedded document: {$bit: {field: {and/or/xor: #}}'
-                                % type_name(arg))
-            container, key = _navigate(doc, parts, True, full)
-            cur = _get_in(container, key)
-            if cur is MISSING:
-                cur = 0
-            if isinstance(cur, bool) or not isinstance(cur, int):
-                raise CommandError(2, "Cannot apply $bit to a value of non-integral type.%s "
-                                   "has the field %s of non-integer type %s"
-                                   % (_id_repr(ctx), key, type_name(cur)))
-            result = int(cur)
-            is_long = num_kind(cur) == 'long'
-            for bop, operand in arg.items():
-                if isinstance(operand, bool) or not isinstance(operand, int):
-                    raise bad_value('The $bit modifier field must be an Integer(32/64 bit)')
-                if num_kind(operand) == 'long':
-                    is_long = True
-                if bop == 'and':
-                    result &= int(operand)
-                elif bop == 'or':
-                    result |= int(operand)
-                elif bop == 'xor':
-                    result ^= int(operand)
+                    c = bson_cmp(arg, cur)
+                    if (op == '$min' and c < 0) or (op == '$max' and c > 0):
+                        _set_in(container, key, copy.deepcopy(arg), full)
+            elif op == '$push':
+                container, key, cur = _array_at(doc, parts, full, ctx, '$push', True)
+                values = cur if cur is not MISSING else []
+                values = list(values)
+                if isinstance(arg, dict) and '$each' in arg:
+                    unknown = set(arg) - {'$each', '$slice', '$sort', '$position'}
+                    if unknown:
+                        raise bad_value('Unrecognized clause in $push: %s' % sorted(unknown)[0])
+                    each = arg['$each']
+                    if not isinstance(each, list):
+                        raise bad_value('The argument to $each in $push must be an array but it '
+                                        'was of type: %s' % type_name(each))
+                    each = copy.deepcopy(each)
+                    if '$position' in arg:
+                        pos = arg['$position']
+                        if not is_number(pos) or int(pos) != pos:
+                            raise bad_value('The value for $position must be an integer value')
+                        pos = int(pos)
+                        if pos < 0:
+                            pos = max(len(values) + pos, 0)
+                        values[pos:pos] = each
+                    else:
+                        values.extend(each)
+                    if '$sort' in arg:
+                        values = _push_sort(values, arg['$sort'])
+                    if '$slice' in arg:
+                        sl = arg['$slice']
+                        if not is_number(sl) or int(sl) != sl:
+                            raise bad_value('The value for $slice must be an integer value')
+                        sl = int(sl)
+                        values = values[:sl] if sl >= 0 else values[sl:]
                 else:
-                    raise bad_value("The $bit modifier only supports 'and', 'or', and 'xor', "
-                                    "not '%s' which is an unknown operator" % bop)
-            _set_in(container, key, Int64(result) if is_long else result, full)
+                    values.append(copy.deepcopy(arg))
+                _set_in(container, key, values, full)
+            elif op == '$addToSet':
+                container, key, cur = _array_at(doc, parts, full, ctx, '$addToSet', True)
+                values = list(cur) if cur is not MISSING else []
+                if isinstance(arg, dict) and '$each' in arg:
+                    if set(arg) != {'$each'}:
+                        raise bad_value('Found unexpected fields after $each in $addToSet')
+                    each = arg['$each']
+                    if not isinstance(each, list):
+                        raise bad_value('The argument to $each in $addToSet must be an array but '
+                                        'it was of type %s' % type_name(each))
+                else:
+                    each = [arg]
+                for v in each:
+                    if not any(bson_eq(v, x) and type_order(v) == type_order(x) for x in values):
+                        values.append(copy.deepcopy(v))
+                _set_in(container, key, values, full)
+            elif op == '$pop':
+                if not is_number(arg) or arg not in (1, -1):
+                    raise bad_value('$pop expects 1 or -1, found: %s' % fmt_value(arg))
+                found = _existing_array(doc, parts, full, lambda cur: CommandError(
+                    14, "Path '%s' contains an element of non-array type '%s'"
+                    % (full, type_name(cur))))
+                if found is None:
+                    continue
+                container, key, cur = found
+                if cur:
+                    values = cur[:-1] if arg > 0 else cur[1:]
+                    _set_in(container, key, values, full)
+            elif op in ('$pull', '$pullAll'):
+                if op == '$pullAll' and not isinstance(arg, list):
+                    raise bad_value('$pullAll requires an array argument but was given a %s'
+                                    % type_name(arg))
+                found = _existing_array(doc, parts, full, lambda cur: bad_value(
+                    'Cannot apply %s to a non-array value' % op))
+                if found is None:
+                    continue
+                container, key, cur = found
+                if op == '$pull':
+                    values = [e for e in cur if not _pull_matches(e, arg)]
+                else:
+                    values = [e for e in cur if not any(bson_eq(e, x) for x in arg)]
+                if len(values) != len(cur):
+                    _set_in(container, key, values, full)
     if '_id' in old_doc and not ctx.is_insert:
         if '_id' not in doc or not bson_identical(doc['_id'], old_doc['_id']):
             raise CommandError(66, "Performing an update on the path '_id' would modify the "
@@ -1263,12 +1067,46 @@ def apply_update(old_doc, update, ctx):
     return doc
 
 
-def _unset_rename(doc, parts):
-    container, key = _navigate(doc, parts, False, '.'.join(parts))
-    if isinstance(container, list):
-        raise bad_value('The source field cannot be an array element')
-    if isinstance(container, dict):
-        container.pop(key, None)
+def _expand_array_updates(doc, parts, ctx, path):
+    """The concrete paths an update path names: $[] stands for every element of the
+    array before it, $[<identifier>] for those its array filter matches."""
+    if not any(p.startswith('$[') for p in parts):
+        return [parts]
+    out = []
+
+    def walk(value, i, prefix):
+        if i == len(parts):
+            out.append(prefix)
+            return
+        part = parts[i]
+        if not (part.startswith('$[') and part.endswith(']')):
+            if isinstance(value, dict):
+                nxt = value.get(part, MISSING)
+            elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+                nxt = value[int(part)]
+            else:
+                nxt = MISSING
+            if nxt is MISSING:
+                # The rest of the path is created (or ignored) by the operator itself,
+                # unless it needs an array to expand.
+                if any(p.startswith('$[') for p in parts[i + 1:]):
+                    raise bad_value("The path '%s' must exist in the document in order to "
+                                    "apply array updates." % '.'.join(prefix + [part]))
+                out.append(prefix + parts[i:])
+                return
+            walk(nxt, i + 1, prefix + [part])
+            return
+        if not isinstance(value, list):
+            raise bad_value("Cannot apply array updates to non-array element %s: %s"
+                            % (prefix[-1] if prefix else path, fmt_value(value)))
+        name = part[2:-1]
+        flt = ctx.array_filters.get(name) if name else None
+        for idx, elem in enumerate(value):
+            if flt is None or match(flt, {name: elem}):
+                walk(elem, i + 1, prefix + [str(idx)])
+
+    walk(doc, 0, [])
+    return out
 
 
 def bson_identical(a, b):

@@ -46,7 +46,6 @@ CODEC_OPTIONS = CodecOptions(document_class=dict, tz_aware=False,
                              uuid_representation=UuidRepresentation.UNSPECIFIED)
 mockupdb.CODEC_OPTIONS = CODEC_OPTIONS
 
-from odm_values import normalize_incoming  # noqa: E402
 from odm_engine import Engine, MAX_MESSAGE_SIZE, MAX_BSON_SIZE  # noqa: E402
 
 OP_QUERY = 2004
@@ -85,7 +84,8 @@ class Handler(socketserver.BaseRequestHandler):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError:
             pass
-        conn = {'id': next(srv.conn_ids), 'peer': '%s:%d' % self.client_address[:2]}
+        conn = {'id': next(srv.conn_ids), 'peer': '%s:%d' % self.client_address[:2],
+                'me': '%s:%d' % sock.getsockname()[:2]}
         srv.track(sock)
         try:
             while not srv.stopping:
@@ -134,6 +134,8 @@ class Handler(socketserver.BaseRequestHandler):
             cmd = request.doc
             db = cmd.get('$db') or request.namespace
             reply = self.run(db, cmd, conn)
+            if reply is None:
+                return False   # the failCommand fail point closes the connection
             if request.flags & OP_MSG_MORE_TO_COME:
                 return None
             return self.encode(mockupdb.OpMsgReply, reply, request)
@@ -143,6 +145,8 @@ class Handler(socketserver.BaseRequestHandler):
                     cmd[next(iter(cmd))], dict):
                 cmd = cmd[next(iter(cmd))]
             reply = self.run(request.namespace, cmd, conn)
+            if reply is None:
+                return False
             return self.encode(mockupdb.OpReply, reply, request)
         if isinstance(request, mockupdb.OpQuery):
             doc = {'$err': 'odm test server does not support legacy OP_QUERY finds; use the '
@@ -157,7 +161,6 @@ class Handler(socketserver.BaseRequestHandler):
     def run(self, db, cmd, conn):
         srv = self.server
         try:
-            normalize_incoming(cmd)
             reply = srv.engine.execute(db, cmd, conn)
         except Exception as e:  # noqa: B902 - never leave a client without an answer
             log('internal error on %r: %s\n%s' % (next(iter(cmd), None), e,
@@ -165,9 +168,10 @@ class Handler(socketserver.BaseRequestHandler):
             reply = error_doc(1, 'odm test server internal error: %s: %s'
                               % (type(e).__name__, e), 'InternalError')
         if srv.verbose:
-            log('conn %d %s.%s -> ok=%s%s' % (
-                conn['id'], db, next(iter(cmd), '?'), reply.get('ok'),
-                '' if reply.get('ok') else ' ' + str(reply.get('errmsg'))))
+            log('conn %d %s.%s -> %s' % (
+                conn['id'], db, next(iter(cmd), '?'), 'connection closed' if reply is None else
+                'ok=%s%s' % (reply.get('ok'), '' if reply.get('ok') else
+                             ' ' + str(reply.get('errmsg')))))
         return reply
 
     def encode(self, reply_cls, reply, request):

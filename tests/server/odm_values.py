@@ -10,10 +10,9 @@ import datetime
 import decimal
 import fractions
 import functools
-import numbers
 import re
 
-from bson import ObjectId, Regex, Code, DBRef, Timestamp, MinKey, MaxKey
+from bson import ObjectId
 from bson.binary import Binary
 from bson.decimal128 import Decimal128
 from bson.int64 import Int64
@@ -44,164 +43,9 @@ class _Missing(object):
 MISSING = _Missing()
 
 
-# ---------------------------------------------------------------------------
-# Decimal128 with numeric semantics.
-# ---------------------------------------------------------------------------
-
-class NumDecimal(Decimal128):
-    """A Decimal128 that compares, hashes and computes as a number.
-
-    bson encodes it exactly like Decimal128 (same type marker), so it can be
-    stored and sent back unchanged.  Incoming Decimal128 values are converted
-    to it on arrival, so 2.0990 == 2.099 and ordering is numeric everywhere,
-    including inside mongomock's aggregation code.
-    """
-    __slots__ = ()
-
-    @classmethod
-    def from_decimal(cls, value):
-        value = DEC_CTX.create_decimal(value)
-        return cls(value)
-
-    def _num(self):
-        return self.to_decimal()
-
-    def __eq__(self, other):
-        if is_number(other):
-            return num_cmp(self, other) == 0
-        return NotImplemented
-
-    def __ne__(self, other):
-        if is_number(other):
-            return num_cmp(self, other) != 0
-        return NotImplemented
-
-    def __lt__(self, other):
-        if is_number(other):
-            return num_cmp(self, other) < 0
-        return NotImplemented
-
-    def __le__(self, other):
-        if is_number(other):
-            return num_cmp(self, other) <= 0
-        return NotImplemented
-
-    def __gt__(self, other):
-        if is_number(other):
-            return num_cmp(self, other) > 0
-        return NotImplemented
-
-    def __ge__(self, other):
-        if is_number(other):
-            return num_cmp(self, other) >= 0
-        return NotImplemented
-
-    def __hash__(self):
-        d = self.to_decimal()
-        if d.is_nan():
-            return hash('NaN')
-        return hash(d)
-
-    def __float__(self):
-        return float(self.to_decimal())
-
-    def __int__(self):
-        return int(self.to_decimal())
-
-    def __bool__(self):
-        d = self.to_decimal()
-        return not d.is_zero()
-
-    # Arithmetic, so that mongomock's aggregation accumulators ($sum, $avg,
-    # $add, ...) keep Decimal128 exact instead of failing or dropping it.
-    def _binop(self, other, fn):
-        if not is_number(other):
-            return NotImplemented
-        return NumDecimal.from_decimal(fn(self.to_decimal(), to_decimal_for_arith(other)))
-
-    def __add__(self, other):
-        return self._binop(other, lambda a, b: DEC_CTX.add(a, b))
-
-    def __radd__(self, other):
-        return self._binop(other, lambda a, b: DEC_CTX.add(b, a))
-
-    def __sub__(self, other):
-        return self._binop(other, lambda a, b: DEC_CTX.subtract(a, b))
-
-    def __rsub__(self, other):
-        return self._binop(other, lambda a, b: DEC_CTX.subtract(b, a))
-
-    def __mul__(self, other):
-        return self._binop(other, lambda a, b: DEC_CTX.multiply(a, b))
-
-    def __rmul__(self, other):
-        return self._binop(other, lambda a, b: DEC_CTX.multiply(b, a))
-
-    def __truediv__(self, other):
-        return self._binop(other, lambda a, b: DEC_CTX.divide(a, b))
-
-    def __rtruediv__(self, other):
-        return self._binop(other, lambda a, b: DEC_CTX.divide(b, a))
-
-    def __neg__(self):
-        return NumDecimal.from_decimal(-self.to_decimal())
-
-    def __abs__(self):
-        return NumDecimal.from_decimal(abs(self.to_decimal()))
-
-    def __repr__(self):
-        return "Decimal128('%s')" % (str(self),)
-
-
-numbers.Number.register(NumDecimal)
-
-
-def _int64_result(value):
-    if isinstance(value, int) and INT64_MIN <= value <= INT64_MAX:
-        return Int64(value)
-    return value
-
-
-def _patch_int64():
-    """Make long + int stay long (mongod semantics) in aggregation code."""
-    def op(fn):
-        def method(self, other):
-            if isinstance(other, bool) or not isinstance(other, int):
-                return NotImplemented
-            result = fn(int(self), int(other))
-            if INT64_MIN <= result <= INT64_MAX:
-                return Int64(result)
-            return float(result)  # mongod's aggregation promotes to double
-        return method
-    Int64.__add__ = op(lambda a, b: a + b)
-    Int64.__radd__ = op(lambda a, b: b + a)
-    Int64.__sub__ = op(lambda a, b: a - b)
-    Int64.__rsub__ = op(lambda a, b: b - a)
-    Int64.__mul__ = op(lambda a, b: a * b)
-    Int64.__rmul__ = op(lambda a, b: b * a)
-    Int64.__neg__ = lambda self: _int64_result(-int(self))
-
-
-_patch_int64()
-
-
-def normalize_incoming(value):
-    """Convert decoded request values to the server's internal forms."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            nv = normalize_incoming(v)
-            if nv is not v:
-                value[k] = nv
-        return value
-    if isinstance(value, list):
-        for i, v in enumerate(value):
-            nv = normalize_incoming(v)
-            if nv is not v:
-                value[i] = nv
-        return value
-    if isinstance(value, Decimal128) and not isinstance(value, NumDecimal):
-        return NumDecimal.from_bid(value.bid)
-    return value
+def decimal128(value):
+    """A Decimal128 of a decimal.Decimal, rounded to 34 digits as mongod does."""
+    return Decimal128(DEC_CTX.create_decimal(value))
 
 
 # ---------------------------------------------------------------------------
@@ -265,7 +109,7 @@ def arith(op, a, b):
     if 'decimal' in kinds:
         da, db = to_decimal_for_arith(a), to_decimal_for_arith(b)
         r = DEC_CTX.add(da, db) if op == 'add' else DEC_CTX.multiply(da, db)
-        return NumDecimal.from_decimal(r)
+        return decimal128(r)
     if 'double' in kinds:
         fa, fb = float(a), float(b)
         return fa + fb if op == 'add' else fa * fb
@@ -285,7 +129,7 @@ def arith(op, a, b):
 def zero_like(v):
     k = num_kind(v)
     if k == 'decimal':
-        return NumDecimal('0')
+        return Decimal128('0')
     if k == 'double':
         return 0.0
     if k == 'long':
@@ -297,8 +141,14 @@ def zero_like(v):
 # BSON canonical type order and comparison
 # ---------------------------------------------------------------------------
 
-T_MINKEY, T_EMPTY_ARRAY_SORT, T_NULL, T_NUMBER, T_STRING, T_OBJECT, T_ARRAY, \
-    T_BINARY, T_OID, T_BOOL, T_DATE, T_TIMESTAMP, T_REGEX, T_CODE, T_MAXKEY = range(15)
+# The BSON types odm stores, in mongod's comparison order (an empty array sorts first).
+T_EMPTY_ARRAY_SORT, T_NULL, T_NUMBER, T_STRING, T_OBJECT, T_ARRAY, T_BINARY, T_OID, T_BOOL, \
+    T_DATE = range(10)
+
+
+class UnsupportedValue(TypeError):
+    """A BSON type odm never stores (timestamp, regex, code, min/max key, DBRef) met
+    where values are compared."""
 
 
 def type_order(v):
@@ -310,7 +160,7 @@ def type_order(v):
         return T_NUMBER
     if isinstance(v, str):
         return T_STRING
-    if isinstance(v, (dict, DBRef)):
+    if isinstance(v, dict):
         return T_OBJECT
     if isinstance(v, (list, tuple)):
         return T_ARRAY
@@ -320,19 +170,9 @@ def type_order(v):
         return T_OID
     if isinstance(v, datetime.datetime):
         return T_DATE
-    if isinstance(v, Timestamp):
-        return T_TIMESTAMP
-    if isinstance(v, (Regex, RE_TYPE)):
-        return T_REGEX
-    if isinstance(v, Code):
-        return T_CODE
-    if isinstance(v, MinKey):
-        return T_MINKEY
-    if isinstance(v, MaxKey):
-        return T_MAXKEY
     if v is EMPTY_ARRAY_SORT_KEY:
         return T_EMPTY_ARRAY_SORT
-    raise TypeError('odm test server cannot compare values of type %s' % type(v).__name__)
+    raise UnsupportedValue('comparing BSON values of type %s' % type(v).__name__)
 
 
 class _EmptyArraySortKey(object):
@@ -346,23 +186,8 @@ def _cmp(a, b):
     return (a > b) - (a < b)
 
 
-def doc_items(d):
-    if isinstance(d, DBRef):
-        d = d.as_doc()
-    return list(d.items())
-
-
 def binary_subtype(v):
     return v.subtype if isinstance(v, Binary) else 0
-
-
-def regex_parts(v):
-    if isinstance(v, Regex):
-        flags = v.flags
-        if isinstance(flags, int):
-            flags = regex_flags_to_str(flags)
-        return v.pattern, flags
-    return v.pattern, regex_flags_to_str(v.flags)
 
 
 def regex_flags_to_str(flags):
@@ -390,12 +215,12 @@ def bson_cmp(a, b):
         return -1 if ta < tb else 1
     if ta == T_NUMBER:
         return num_cmp(a, b)
-    if ta in (T_NULL, T_MINKEY, T_MAXKEY, T_EMPTY_ARRAY_SORT):
+    if ta in (T_NULL, T_EMPTY_ARRAY_SORT):
         return 0
     if ta == T_STRING:
         return _cmp(a, b)
     if ta == T_OBJECT:
-        ia, ib = doc_items(a), doc_items(b)
+        ia, ib = list(a.items()), list(b.items())
         for (ka, va), (kb, vb) in zip(ia, ib):
             c = _cmp(type_order(va), type_order(vb))
             if c:
@@ -425,18 +250,7 @@ def bson_cmp(a, b):
         return _cmp(a.binary, b.binary)
     if ta == T_BOOL:
         return _cmp(a, b)
-    if ta == T_DATE:
-        return _cmp(_naive_utc(a), _naive_utc(b))
-    if ta == T_TIMESTAMP:
-        return _cmp((a.time, a.inc), (b.time, b.inc))
-    if ta == T_REGEX:
-        return _cmp(regex_parts(a), regex_parts(b))
-    if ta == T_CODE:
-        c = _cmp(str(a), str(b))
-        if c:
-            return c
-        return bson_cmp(a.scope or {}, b.scope or {})
-    return 0
+    return _cmp(_naive_utc(a), _naive_utc(b))   # T_DATE
 
 
 def bson_eq(a, b):
@@ -452,6 +266,8 @@ sort_key_of = functools.cmp_to_key(bson_cmp)
 def canon(v):
     """A hashable key; two values get the same key iff mongod treats them as
     equal (index keys, _id uniqueness, distinct)."""
+    if type(v) is int or type(v) is Int64:
+        return ('n', int(v))   # equal to ('n', Fraction(v)), and hashes the same
     t = type_order(v)
     if t == T_NUMBER:
         d = to_decimal_exact(v)
@@ -465,7 +281,7 @@ def canon(v):
     if t == T_STRING:
         return ('s', v)
     if t == T_OBJECT:
-        return ('o', tuple((k, canon(x)) for k, x in doc_items(v)))
+        return ('o', tuple((k, canon(x)) for k, x in v.items()))
     if t == T_ARRAY:
         return ('a', tuple(canon(x) for x in v))
     if t == T_BINARY:
@@ -476,12 +292,6 @@ def canon(v):
         return ('bool', bool(v))
     if t == T_DATE:
         return ('d', _naive_utc(v))
-    if t == T_TIMESTAMP:
-        return ('ts', v.time, v.inc)
-    if t == T_REGEX:
-        return ('re',) + regex_parts(v)
-    if t == T_CODE:
-        return ('code', str(v), canon(v.scope or {}))
     return ('t', t)
 
 
@@ -509,8 +319,8 @@ def fmt_value(v):
     if isinstance(v, datetime.datetime):
         v = _naive_utc(v)
         return 'new Date(%d)' % int((v - datetime.datetime(1970, 1, 1)).total_seconds() * 1000)
-    if isinstance(v, (dict, DBRef)):
-        items = doc_items(v)
+    if isinstance(v, dict):
+        items = list(v.items())
         if not items:
             return '{}'
         return '{ ' + ', '.join('%s: %s' % (k, fmt_value(x)) for k, x in items) + ' }'
@@ -518,11 +328,6 @@ def fmt_value(v):
         return '[ ' + ', '.join(fmt_value(x) for x in v) + ' ]'
     if isinstance(v, bytes):
         return 'BinData(%d, %s)' % (binary_subtype(v), bytes(v).hex().upper())
-    if isinstance(v, Timestamp):
-        return 'Timestamp(%d, %d)' % (v.time, v.inc)
-    if isinstance(v, (Regex, RE_TYPE)):
-        p, f = regex_parts(v)
-        return '/%s/%s' % (p, f)
     return str(v)
 
 
@@ -546,7 +351,7 @@ def type_name(v):
         return 'long' if num_kind(v) == 'long' else 'int'
     if isinstance(v, str):
         return 'string'
-    if isinstance(v, (dict, DBRef)):
+    if isinstance(v, dict):
         return 'object'
     if isinstance(v, (list, tuple)):
         return 'array'
@@ -556,16 +361,6 @@ def type_name(v):
         return 'objectId'
     if isinstance(v, datetime.datetime):
         return 'date'
-    if isinstance(v, Timestamp):
-        return 'timestamp'
-    if isinstance(v, (Regex, RE_TYPE)):
-        return 'regex'
-    if isinstance(v, Code):
-        return 'javascript'
-    if isinstance(v, MinKey):
-        return 'minKey'
-    if isinstance(v, MaxKey):
-        return 'maxKey'
     return type(v).__name__
 
 

@@ -15,13 +15,57 @@
 #include <odm/driver/core.hpp>
 #include <odm/driver/errors.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <exception>
 #include <functional>
+#include <random>
+#include <thread>
 #include <utility>
 
 namespace odm {
 
 class Client;
+
+namespace detail {
+
+/// The labels with_transaction acts on, of the exception being handled.
+struct TransactionError {
+  bool transient = false;              // TransientTransactionError
+  bool unknown_commit_result = false;  // UnknownTransactionCommitResult
+  bool max_time_expired = false;       // MaxTimeMSExpired (50), also as a write concern error
+};
+
+inline TransactionError transaction_error() noexcept {
+  const auto labels = [](const auto& error) {
+    return TransactionError{error.has_label("TransientTransactionError"), error.has_label("UnknownTransactionCommitResult"),
+                            false};
+  };
+  try {
+    throw;
+  } catch (const ServerError& error) {
+    TransactionError result = labels(error);
+    result.max_time_expired = error.code() == 50;
+    return result;
+  } catch (const ConnectionError& error) {
+    return labels(error);
+  } catch (...) {
+    return {};
+  }
+}
+
+/// The wait before a transaction's attempt: a random fraction of 5 ms x 1.5^attempt,
+/// at most 500 ms.
+inline std::chrono::microseconds transaction_backoff(int attempt) {
+  thread_local std::minstd_rand random(std::random_device{}());
+  double limit_ms = 5.0;
+  for (int i = 0; i < attempt && limit_ms < 500.0; ++i) limit_ms *= 1.5;
+  const double ms = std::uniform_real_distribution<double>(0.0, std::min(limit_ms, 500.0))(random);
+  return std::chrono::microseconds(static_cast<std::int64_t>(ms * 1000.0));
+}
+
+}  // namespace detail
 
 class Session {
  public:
@@ -43,45 +87,52 @@ class Session {
   void abort_transaction() { detail::abort_transaction(checked()); }
   bool in_transaction() const noexcept { return state_ != nullptr && detail::in_transaction(*state_); }
 
-  /// Runs `body(session)` in a transaction and commits it. Retries the whole body while
-  /// the server labels the error TransientTransactionError, and the commit while it is
-  /// UnknownTransactionCommitResult, for up to 120 s (MongoDB's convention). Any other
-  /// exception aborts the transaction and propagates.
+  /// Runs `body(session)` in a transaction and commits it, as MongoDB's drivers'
+  /// withTransaction does (the "Convenient API for Transactions" specification):
+  ///  - an error labelled TransientTransactionError, from the body or from the commit,
+  ///    aborts the transaction and runs it again: `body` may run several times, so it
+  ///    should do nothing but the session's operations;
+  ///  - a commit error labelled UnknownTransactionCommitResult commits again, unless it is
+  ///    MaxTimeMSExpired;
+  ///  - retries stop once `time_limit` has passed (MongoDB's drivers use 120 s); the last
+  ///    error then propagates. A new attempt first waits a random backoff (up to
+  ///    5 ms x 1.5^attempt, at most 500 ms);
+  ///  - any other exception aborts the transaction and propagates;
+  ///  - if `body` commits or aborts the transaction itself, that is the end of it.
   template <class Body>
-  void with_transaction(Body&& body) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    auto may_retry = [&](const auto& error, const char* label) {
-      return error.has_label(label) && std::chrono::steady_clock::now() < deadline;
-    };
-    for (;;) {
+  void with_transaction(Body&& body, std::chrono::milliseconds time_limit = std::chrono::seconds(120)) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto time_left = [&] { return time_limit - (std::chrono::steady_clock::now() - start); };
+    std::exception_ptr last_error;
+    for (int attempt = 0;; ++attempt) {
+      if (attempt > 0) {
+        const auto backoff = detail::transaction_backoff(attempt);
+        if (backoff >= time_left()) std::rethrow_exception(last_error);
+        std::this_thread::sleep_for(backoff);
+      }
       start_transaction();
       try {
         std::invoke(body, *this);
-      } catch (const ServerError& error) {
-        abort_quietly();
-        if (may_retry(error, "TransientTransactionError")) continue;
-        throw;
-      } catch (const ConnectionError& error) {
-        abort_quietly();
-        if (may_retry(error, "TransientTransactionError")) continue;
-        throw;
       } catch (...) {
         abort_quietly();
-        throw;
+        if (!detail::transaction_error().transient || time_left().count() <= 0) throw;
+        last_error = std::current_exception();
+        continue;
       }
-      bool retry_transaction = false;
-      while (!retry_transaction) {
+      if (!in_transaction()) return;  // the body committed or aborted
+      for (;;) {
         try {
           commit_transaction();
           return;
-        } catch (const ServerError& error) {
-          if (may_retry(error, "UnknownTransactionCommitResult")) continue;
-          if (!may_retry(error, "TransientTransactionError")) throw;
-          retry_transaction = true;
-        } catch (const ConnectionError& error) {
-          if (may_retry(error, "UnknownTransactionCommitResult")) continue;
-          if (!may_retry(error, "TransientTransactionError")) throw;
-          retry_transaction = true;
+        } catch (...) {
+          const detail::TransactionError error = detail::transaction_error();
+          if (error.unknown_commit_result && !error.max_time_expired) {
+            if (time_left().count() <= 0) throw;
+            continue;
+          }
+          if (!error.transient) throw;
+          last_error = std::current_exception();
+          break;
         }
       }
     }

@@ -1,0 +1,98 @@
+"""MongoDB's failCommand fail point, as the drivers' specification tests use it:
+
+    {configureFailPoint: "failCommand", mode: "alwaysOn" | "off" | {times: n} | {skip: n},
+     data: {failCommands: [names], errorCode, errorLabels, closeConnection,
+            writeConcernError, blockConnection, blockTimeMS, appName}}
+
+A command whose name is listed (from a client whose handshake gave appName, if one is
+set) triggers it: it is blocked for blockTimeMS, then its connection is closed, or it
+fails with errorCode (not executed), or it runs and gets writeConcernError appended.
+errorLabels replace the labels the server would add.
+"""
+
+import threading
+
+from odm_query import CommandError
+from odm_values import is_number, type_name
+
+_DATA_FIELDS = frozenset(['failCommands', 'errorCode', 'errorLabels', 'closeConnection',
+                          'writeConcernError', 'blockConnection', 'blockTimeMS', 'appName',
+                          'failInternalCommands'])
+
+
+class Action(object):
+    """What a triggered fail point does to one command."""
+
+    def __init__(self, data):
+        self.block_ms = data.get('blockTimeMS', 0) if data.get('blockConnection') else 0
+        self.close = bool(data.get('closeConnection'))
+        self.error_code = data.get('errorCode')
+        self.labels = data.get('errorLabels')
+        self.write_concern_error = data.get('writeConcernError')
+
+
+class FailCommand(object):
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.data = None
+        self.times = None   # remaining triggers, None for always
+        self.skip = 0
+        self.count = 0      # times triggered, reported by the next configureFailPoint
+
+    def configure(self, cmd):
+        if cmd.get('configureFailPoint') != 'failCommand':
+            raise CommandError(2, 'odm test server knows only the failCommand fail point, not %r'
+                               % (cmd.get('configureFailPoint'),))
+        mode = cmd.get('mode')
+        data = cmd.get('data') or {}
+        if not isinstance(data, dict):
+            raise CommandError(14, "'data' must be an object")
+        unknown = set(data) - _DATA_FIELDS
+        if unknown:
+            raise CommandError(2, 'failCommand does not know %s' % ', '.join(sorted(unknown)))
+        times, skip = None, 0
+        if mode == 'off':
+            data = None
+        elif mode == 'alwaysOn':
+            pass
+        elif isinstance(mode, dict) and len(mode) == 1 and \
+                next(iter(mode)) in ('times', 'skip') and is_number(next(iter(mode.values()))):
+            if 'times' in mode:
+                times = int(mode['times'])
+            else:
+                skip = int(mode['skip'])
+        else:
+            raise CommandError(9, "'mode' must be 'off', 'alwaysOn', {times: n} or {skip: n}")
+        if data is not None:
+            names = data.get('failCommands')
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise CommandError(14, "'failCommands' must be an array of command names, not "
+                                   "%s" % type_name(names))
+            if data.get('blockConnection') and not is_number(data.get('blockTimeMS')):
+                raise CommandError(2, "'blockTimeMS' is required with blockConnection")
+        with self.lock:
+            previous = self.count
+            self.data, self.times, self.skip, self.count = data, times, skip, 0
+            if times == 0:
+                self.data = None
+        return {'count': previous, 'ok': 1.0}
+
+    def trigger(self, name, app_name):
+        """The Action for this command, or None (most commands: the fail point is off)."""
+        if self.data is None:
+            return None
+        with self.lock:
+            data = self.data
+            if data is None or name not in data['failCommands']:
+                return None
+            if 'appName' in data and data['appName'] != app_name:
+                return None
+            if self.skip > 0:
+                self.skip -= 1
+                return None
+            self.count += 1
+            if self.times is not None:
+                self.times -= 1
+                if self.times <= 0:
+                    self.data = None
+            return Action(data)
