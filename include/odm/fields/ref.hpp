@@ -17,7 +17,9 @@
 //                    its target throws NotLoadedError saying the target is missing.
 //   Dangling::drop   like an inner join: a document whose Ref/ParentRef is dangling is
 //                    left out of the result; a RefMany forgets the missing ids (saving
-//                    the document afterwards stores the cleaned list).
+//                    the document afterwards stores the cleaned list). In a nested
+//                    relation the targets are never left out: a target's Ref/ParentRef
+//                    stays dangling (its RefMany still forgets the missing ids).
 //   Dangling::raise  the join throws odm::DanglingReference naming field and id.
 //
 // Reference ids are ObjectId, std::string, std::int64_t, std::int32_t (every id the
@@ -419,6 +421,7 @@ struct codec<Ref<T, P>> {
     detail::encode_reference_id(parent, key, ref.raw_id());
   }
   static void decode(const bson_iter_t& it, Ref<T, P>& out) {
+    detail::check_reference_id<T>();
     id_type_t<T> id{};
     codec<id_type_t<T>>::decode(it, id);
     out = Ref<T, P>(std::move(id));
@@ -433,6 +436,7 @@ struct codec<ParentRef<T, P>> {
     detail::encode_reference_id(parent, key, ref.raw_id());
   }
   static void decode(const bson_iter_t& it, ParentRef<T, P>& out) {
+    detail::check_reference_id<T>();
     if (bson_iter_type(&it) == BSON_TYPE_NULL) {
       out = ParentRef<T, P>();
       return;
@@ -457,6 +461,7 @@ struct codec<RefMany<T, P>> {
     detail::check_append(bson_append_array_end(parent, &array));
   }
   static void decode(const bson_iter_t& it, RefMany<T, P>& out) {
+    detail::check_reference_id<T>();
     std::vector<id_type_t<T>> ids;
     codec<std::vector<id_type_t<T>>>::decode(it, ids);
     out = RefMany<T, P>(ids);
