@@ -207,7 +207,7 @@ std::vector<std::shared_ptr<const Target>> share_targets(std::vector<Target>& ta
 template <class T, class M, class Target, class Id>
 void assign_targets(std::vector<T>& documents, M T::*member, const GatheredIds<Id>& gathered,
                     const std::vector<std::shared_ptr<const Target>>& by_slot, std::string_view field,
-                    JoinLevel level) {
+                    JoinLevel level = JoinLevel::result) {
   using kind = reference_kind<M>;
   std::size_t next = 0;
   const auto target_of = [&](const ReferenceId& id) -> std::shared_ptr<const Target> {
