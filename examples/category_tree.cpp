@@ -131,5 +131,14 @@ int main() {
     check(!odm::tree::parent(with_children, books_c, &CategoryWithChildren::children),
           "no node lists Books as a child");
     check(mongodb_c.children.empty(), "MongoDB is a leaf (children: [])");
+    const auto ancestors_c = ids(odm::tree::ancestors(with_children, mongodb_c, &CategoryWithChildren::children));
+    std::cout << "ancestors of MongoDB through the child lists ({children: id} per level): " << joined(ancestors_c)
+              << "\n";
+    check(ancestors_c == std::vector<std::string>{"Databases", "Programming", "Books"},
+          "the child lists give MongoDB the same ancestors");
+    const auto below_c = ids(odm::tree::descendants(with_children, books_c, &CategoryWithChildren::children));
+    std::cout << "descendants of Books ({_id: {$in: level}} per level): " << joined(below_c) << "\n";
+    check(below_c == std::vector<std::string>{"Programming", "Databases", "Languages", "MongoDB", "dbm"},
+          "breadth first, each level in the listed order");
   });
 }

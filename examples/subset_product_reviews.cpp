@@ -71,7 +71,7 @@ int main() {
                          odm::Money("119.99", "USD"), {}};
     products.insert_one(widget);
     example::show("stored", widget);
-    // The Subset implies {product_id: 1, published_date: -1} on `review`.
+    // The Subset implies {product_id: 1, published_date: -1, review_id: -1} on `review`.
     example::sync_indexes<Product, Review>(db);
 
     example::step("add the seed's four reviews and eight more, through odm::subset::add");
@@ -88,7 +88,8 @@ int main() {
       added.push_back(review(700 + i, "Reader " + std::to_string(i + 1), "Review number " + std::to_string(i + 1) + ".",
                              day(2018, static_cast<unsigned>(i + 1), 15)));
     for (const Review& r : added) {
-      // Each add: one insert into `review`, one atomic $push {$each, $sort, $slice: 10}.
+      // Each add: one insert into `review`, one atomic $push {$each, $sort, $slice: 10}, then a
+      // check that the product embeds exactly the 10 newest of `review`.
       check(odm::subset::add(db, &Product::reviews, 1, r), "added review " + std::to_string(r.review_id));
     }
 
@@ -121,6 +122,15 @@ int main() {
     example::show_all("older reviews", older);
     check(older.size() == 2 && older[1].review_id == 1 && older[1].review_author == "Hans",
           "the two oldest are only in `review`, Hans last");
+
+    example::step("Kristina's review is removed: the next newest moves into the product");
+    Review kristina = added[0];
+    kristina.product_id = 1;
+    check(odm::subset::remove(db, &Product::reviews, kristina), "removed review 786");
+    const Product after = products.get_by_id(1);
+    check(after.reviews.size() == 10 && after.reviews[0].review_id == 785, "Trina's review is the newest now");
+    check(after.reviews[9].review_id == 700, "the review of 2018-01-15 moved in from `review`");
+    check(reviews.count(odm::field(&Review::product_id) == 1) == 11, "the review collection holds the other 11");
 
     example::step("the page without the reviews: a projection");
     const auto header = products.find_one<ProductHeader>(odm::field(&Product::id) == 1);

@@ -37,17 +37,41 @@ bool is_prefix(const bson_t* prefix, const bson_t* keys) {
 }
 }  // namespace
 
+namespace {
+/// Whether an index holds an entry for every document of its collection. A partial or
+/// sparse one leaves documents out, so MongoDB uses it only for queries it can prove to be
+/// within them: it never serves what a full index on the same keys would.
+bool indexes_every_document(const IndexModel& index) { return !index.partial_filter && !index.sparse; }
+
+bool same_key_pattern(const IndexModel& a, const IndexModel& b) {
+  return is_prefix(a.keys.get(), b.keys.get()) && is_prefix(b.keys.get(), a.keys.get());
+}
+}  // namespace
+
 void add_unless_covered(std::vector<IndexModel>& plan, IndexModel index) {
   const bool covered = std::any_of(plan.begin(), plan.end(), [&](const IndexModel& planned) {
-    return planned.collection == index.collection && is_prefix(index.keys.get(), planned.keys.get());
+    return planned.collection == index.collection && indexes_every_document(planned) &&
+           is_prefix(index.keys.get(), planned.keys.get());
   });
   if (covered) return;
+  // A partial or sparse index already has these exact keys. MongoDB refuses two indexes
+  // with one key pattern that differ in such options (before 7.0 it identifies an index by
+  // its key pattern), so the full index takes `_id` as its last key: it serves every query
+  // the shorter pattern would, and the declared index stays as declared.
+  if (std::any_of(plan.begin(), plan.end(), [&](const IndexModel& planned) {
+        return planned.collection == index.collection && same_key_pattern(planned, index);
+      })) {
+    check_append(bson_append_int32(index.keys.get_mutable(), "_id", 3, 1));
+    index.name += "__id_1";
+    index.reason += " (with _id last: its own keys are taken by a partial or sparse index)";
+  }
   // The new index may in turn cover implied, option-less ones planned before it (a
   // declared index is kept whatever covers it: the model asked for it by name).
-  std::erase_if(plan, [&](const IndexModel& planned) {
-    return !planned.declared && planned.collection == index.collection && !planned.unique && !planned.sparse &&
-           !planned.partial_filter && !planned.expire_after_seconds && is_prefix(planned.keys.get(), index.keys.get());
-  });
+  if (indexes_every_document(index))
+    std::erase_if(plan, [&](const IndexModel& planned) {
+      return !planned.declared && planned.collection == index.collection && !planned.unique && !planned.sparse &&
+             !planned.partial_filter && !planned.expire_after_seconds && is_prefix(planned.keys.get(), index.keys.get());
+    });
   plan.push_back(std::move(index));
 }
 

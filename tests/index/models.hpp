@@ -99,4 +99,40 @@ struct Session {
   };
 };
 
+/// A partial index on a ParentRef field: it indexes only the severe messages, so it cannot
+/// serve "all messages of a host"; the full index the reference implies must stay planned.
+struct SevereMessage {
+  odm::ObjectId id;
+  std::int32_t severity = 0;
+  odm::ParentRef<Host> host;
+  struct odm_model {
+    static constexpr std::string_view collection = "severe_logmsg";
+    static constexpr auto indexes =
+        odm::indexes(odm::index(&SevereMessage::host).partial(R"({"severity": {"$gt": 3}})"));
+  };
+};
+
+/// A sparse index on a ParentRef field: it leaves out the roots (no parent).
+struct SparseNode {
+  std::string id;
+  odm::ParentRef<SparseNode> parent;
+  struct odm_model {
+    static constexpr std::string_view collection = "sparse_nodes";
+    static constexpr auto indexes = odm::indexes(odm::index(&SparseNode::parent).sparse());
+  };
+};
+
+/// A partial compound index that starts with the ParentRef field.
+struct RecentMessage {
+  odm::ObjectId id;
+  std::chrono::system_clock::time_point time;
+  odm::ParentRef<Host> host;
+  struct odm_model {
+    static constexpr std::string_view collection = "recent_logmsg";
+    static constexpr auto indexes = odm::indexes(
+        odm::index(&RecentMessage::host, odm::key(&RecentMessage::time, odm::IndexOrder::descending))
+            .partial(R"({"time": {"$gt": {"$date": "2026-01-01T00:00:00Z"}}})"));
+  };
+};
+
 }  // namespace index_models

@@ -57,7 +57,9 @@ TEST_F(IndexSync, DryRunPrintsThePlanAndChangesNothing) {
   const auto plan = odm::sync_indexes<Product, Review>(db(), odm::IndexSyncOptions{.dry_run = true});
   EXPECT_EQ(plan.created.size(), 1u) << "Review's {product_id: 1} is covered by the Subset's compound index";
   const std::string text = plan.to_string();
-  EXPECT_NE(text.find("would create review: { \"product_id\" : 1, \"published_date\" : -1 }"), std::string::npos) << text;
+  EXPECT_NE(text.find("would create review: { \"product_id\" : 1, \"published_date\" : -1, \"review_id\" : -1 }"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("Subset Product::reviews"), std::string::npos) << text;
   EXPECT_EQ(log_.started("createIndexes"), 0);
   EXPECT_TRUE(index_names(db(), "review").empty());
@@ -92,6 +94,16 @@ TEST_F(IndexSync, UniqueIndexRefusesDuplicates) {
   auto hosts = db().collection<Host>();
   hosts.insert_one(Host{{}, "goofy.example.com", "127.66.66.66"});
   EXPECT_THROW(hosts.insert_one(Host{{}, "other.example.com", "127.66.66.66"}), odm::DuplicateKeyError);
+}
+
+TEST_F(IndexSync, APartialIndexAndTheFullOneItWouldHaveHiddenAreBothCreated) {
+  const auto first = odm::sync_indexes<SevereMessage, SparseNode>(db());
+  EXPECT_EQ(first.created.size(), 4u) << first.to_string();
+  EXPECT_EQ(index_names(db(), "severe_logmsg"), (std::vector<std::string>{"_id_", "host_1", "host_1__id_1"}));
+  EXPECT_EQ(index_names(db(), "sparse_nodes"), (std::vector<std::string>{"_id_", "parent_1", "parent_1__id_1"}));
+  const auto second = odm::sync_indexes<SevereMessage, SparseNode>(db());
+  EXPECT_EQ(second.unchanged.size(), 4u) << second.to_string();
+  EXPECT_TRUE(second.differing.empty()) << second.to_string();
 }
 
 }  // namespace

@@ -108,4 +108,47 @@ TEST_F(Tree, ACycleInTheDataIsAnErrorNotAHang) {
   EXPECT_EQ(below.size(), 5u) << "each node once";
 }
 
+TEST_F(Tree, ChildReferencesAncestorsAndDescendants) {
+  const CategoryNode mongodb = nodes().get_by_id("MongoDB");
+  log_.clear();
+  EXPECT_EQ(ids_of(odm::tree::ancestors(nodes(), mongodb, &CategoryNode::children)),
+            (std::vector<std::string>{"Databases", "Programming", "Books"}));
+  EXPECT_EQ(log_.started("find"), 4) << "one {children: id} query per level, the last finding the root has none";
+
+  const CategoryNode books = nodes().get_by_id("Books");
+  log_.clear();
+  EXPECT_EQ(ids_of(odm::tree::descendants(nodes(), books, &CategoryNode::children)),
+            (std::vector<std::string>{"Programming", "Databases", "Languages", "MongoDB", "dbm"}))
+      << "breadth first, each level in the order its parents list it";
+  EXPECT_EQ(log_.started("find"), 3) << "levels: Programming | Databases, Languages | MongoDB, dbm";
+
+  EXPECT_TRUE(odm::tree::ancestors(nodes(), nodes().get_by_id("Books"), &CategoryNode::children).empty());
+  EXPECT_TRUE(odm::tree::descendants(nodes(), nodes().get_by_id("dbm"), &CategoryNode::children).empty());
+}
+
+TEST_F(Tree, ChildReferencesSharedMissingAndCyclicNodes) {
+  auto records = db().collection<CategoryRecord>();
+  // dbm is listed by Languages too, and Languages lists a child that does not exist.
+  records.update_one(odm::Filter<CategoryRecord>::raw(odm_test::json(R"({"_id": "Languages"})")),
+                     odm::Update<CategoryRecord>::raw(odm_test::json(R"({"$set": {"children": ["dbm", "gone"]}})")));
+  EXPECT_EQ(odm::tree::parent(nodes(), nodes().get_by_id("dbm"), &CategoryNode::children)->id, "Databases")
+      << "of two parents, the one with the smallest _id";
+  EXPECT_EQ(ids_of(odm::tree::descendants(nodes(), nodes().get_by_id("Books"), &CategoryNode::children)),
+            (std::vector<std::string>{"Programming", "Databases", "Languages", "MongoDB", "dbm"}))
+      << "dbm once; the missing child skipped";
+
+  // MongoDB lists Books: a cycle.
+  records.update_one(odm::Filter<CategoryRecord>::raw(odm_test::json(R"({"_id": "MongoDB"})")),
+                     odm::Update<CategoryRecord>::raw(odm_test::json(R"({"$set": {"children": ["Books"]}})")));
+  try {
+    (void)odm::tree::ancestors(nodes(), nodes().get_by_id("MongoDB"), &CategoryNode::children);
+    ADD_FAILURE() << "a cycle must be an error, not a hang";
+  } catch (const odm::ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("cycle"), std::string::npos) << e.what();
+  }
+  const auto below = ids_of(odm::tree::descendants(nodes(), nodes().get_by_id("Books"), &CategoryNode::children));
+  EXPECT_EQ(below.size(), 5u) << "each node once";
+  EXPECT_EQ(std::count(below.begin(), below.end(), "Books"), 0) << "the start node is not its own descendant";
+}
+
 }  // namespace

@@ -17,22 +17,27 @@
 //                    its target throws NotLoadedError saying the target is missing.
 //   Dangling::drop   like an inner join: a document whose Ref/ParentRef is dangling is
 //                    left out of the result; a RefMany forgets the missing ids (saving
-//                    the document afterwards stores the cleaned list).
+//                    the document afterwards stores the cleaned list). In a nested
+//                    relation the targets are never left out: a target's Ref/ParentRef
+//                    stays dangling (its RefMany still forgets the missing ids).
 //   Dangling::raise  the join throws odm::DanglingReference naming field and id.
 //
-// Reference ids are ObjectId, std::string, std::int64_t or std::int32_t (every id the
-// guides use). The id is held in a small variant rather than as `id_type_t<T>` so that a
-// model can refer to itself or to a model declared later (a category's `parent`, a
-// category's `children`): T is only needed complete where the id is read or written.
+// Reference ids are ObjectId, std::string, std::int64_t, std::int32_t (every id the
+// guides use), or any other id type with an odm::codec (a user's SKU type, a compound
+// key). The id is held in a small variant rather than as `id_type_t<T>` so that a model
+// can refer to itself or to a model declared later (a category's `parent`, a category's
+// `children`): T is only needed complete where the id is read or written. An id of a
+// user type is held as the BSON its codec writes (detail::EncodedId) and compared by it,
+// so such a codec must write equal ids identically, as MongoDB compares `_id` values.
 
 #include <odm/bson/codec.hpp>
 #include <odm/bson/containers.hpp>
+#include <odm/bson/document.hpp>
 #include <odm/error.hpp>
 #include <odm/fields/object_id.hpp>
 #include <odm/model/id.hpp>
 
 #include <concepts>
-#include <utility>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -48,15 +53,102 @@ enum class Dangling { keep, drop, raise };
 
 namespace detail {
 
+/// An id of a type ReferenceId has no alternative for: a user type with its own
+/// odm::codec. Held as the one-field document `{"": id}` its codec writes, compared and
+/// hashed by those bytes.
+class EncodedId {
+ public:
+  template <class Id>
+  static EncodedId of(const Id& id) {
+    Document holder;
+    codec<Id>::encode(holder.get_mutable(), "", id);
+    EncodedId encoded;
+    encoded.bytes_.assign(reinterpret_cast<const char*>(holder.data()), holder.size());
+    return encoded;
+  }
+
+  /// The id as its own type, through its codec.
+  template <class Id>
+  Id decode() const {
+    bson_iter_t it;
+    if (!init_iter(it)) throw DecodeError("an encoded reference id is empty");
+    Id id{};
+    codec<Id>::decode(it, id);
+    return id;
+  }
+
+  /// Appends the id as field `key` of `parent`.
+  void append_to(bson_t* parent, std::string_view key) const {
+    bson_iter_t it;
+    if (!init_iter(it)) throw EncodeError("an encoded reference id is empty");
+    check_append(bson_append_iter(parent, key.data(), key_length(key), &it));
+  }
+
+  /// The encoded bytes (what hashing and comparing use).
+  std::string_view bytes() const noexcept { return bytes_; }
+  /// The id as relaxed Extended JSON, for messages.
+  std::string to_json() const {
+    const std::string json =
+        Document::from_bytes({reinterpret_cast<const std::uint8_t*>(bytes_.data()), bytes_.size()}).to_json();
+    // `{ "" : <value> }` -> `<value>`
+    const std::size_t begin = json.find(':');
+    const std::size_t end = json.rfind('}');
+    if (begin == std::string::npos || end == std::string::npos || end < begin + 2) return json;
+    return json.substr(begin + 2, end - begin - 3);
+  }
+
+  friend bool operator==(const EncodedId&, const EncodedId&) = default;
+
+ private:
+  bool init_iter(bson_iter_t& it) const {
+    return bson_iter_init_from_data(&it, reinterpret_cast<const std::uint8_t*>(bytes_.data()), bytes_.size()) &&
+           bson_iter_next(&it);
+  }
+  std::string bytes_;
+};
+
 /// Storage for a reference's id, independent of whether T is complete yet.
-using ReferenceId = std::variant<std::monostate, ObjectId, std::string, std::int64_t, std::int32_t>;
+using ReferenceId = std::variant<std::monostate, ObjectId, std::string, std::int64_t, std::int32_t, EncodedId>;
+
+/// The id types ReferenceId holds as themselves; any other is held as an EncodedId.
+template <class Id>
+concept native_reference_id = std::same_as<Id, ObjectId> || std::same_as<Id, std::string> ||
+                              std::same_as<Id, std::int64_t> || std::same_as<Id, std::int32_t>;
+
+/// How ReferenceId holds an id of type Id: Id itself, or its encoding.
+template <class Id>
+using reference_key_t = std::conditional_t<native_reference_id<Id>, Id, EncodedId>;
+
+/// A model's id as ReferenceId holds it (a const reference for the native types).
+template <class Id>
+decltype(auto) reference_key(const Id& id) {
+  if constexpr (native_reference_id<Id>)
+    return (id);
+  else
+    return EncodedId::of(id);
+}
+
+/// A model's id as a ReferenceId.
+template <class Id>
+ReferenceId to_reference_id(const Id& id) {
+  return ReferenceId(reference_key(id));
+}
+
+/// The id a ReferenceId holds, as the model's id type Id (a const reference for the
+/// native types, a decoded value for the others).
+template <class Id>
+decltype(auto) id_from_reference(const ReferenceId& id) {
+  if constexpr (native_reference_id<Id>)
+    return std::get<Id>(id);
+  else
+    return std::get<EncodedId>(id).template decode<Id>();
+}
 
 template <class T>
 constexpr void check_reference_id() {
-  using Id = id_type_t<T>;
-  static_assert(std::same_as<Id, ObjectId> || std::same_as<Id, std::string> || std::same_as<Id, std::int64_t> ||
-                    std::same_as<Id, std::int32_t>,
-                "odm: a referenced model's id must be odm::ObjectId, std::string, std::int64_t or std::int32_t");
+  static_assert(mappable<id_type_t<T>>,
+                "odm: a referenced model's id must be odm::ObjectId, std::string, std::int64_t, std::int32_t, or a "
+                "type with an odm::codec specialization");
 }
 
 /// An id as a reader would like to see it in an error message.
@@ -67,18 +159,29 @@ inline std::string describe_id(const ReferenceId& id) {
     std::string operator()(const std::string& v) const { return "\"" + v + "\""; }
     std::string operator()(std::int64_t v) const { return std::to_string(v); }
     std::string operator()(std::int32_t v) const { return std::to_string(v); }
+    std::string operator()(const EncodedId& v) const { return v.to_json(); }
   };
   return std::visit(Describe{}, id);
 }
 
+/// Nothing converts to this type, except the probes Boost.PFR uses to count a struct's
+/// members, which convert to anything.
+struct NotAnId {};
+
+template <class Id>
+concept is_reference_member = requires { typename std::remove_cvref_t<Id>::target_type; };
+
 /// The arguments a reference can be built from: something that looks like an id.
 /// Deliberately decided from the argument alone, never by asking T: a reference is
 /// often declared inside T itself (a category's parent), before T is complete, and
-/// Boost.PFR probes T's members with conversion objects while counting them.
+/// Boost.PFR probes T's members with conversion objects while counting them. A class
+/// with an odm::codec is an id of a user type (never a reference itself: that is a copy).
 template <class Id>
 concept id_like = std::same_as<std::remove_cvref_t<Id>, ObjectId> ||
                   std::convertible_to<Id, std::string_view> ||
-                  (std::integral<std::remove_cvref_t<Id>> && !std::same_as<std::remove_cvref_t<Id>, bool>);
+                  (std::integral<std::remove_cvref_t<Id>> && !std::same_as<std::remove_cvref_t<Id>, bool>) ||
+                  (std::is_class_v<std::remove_cvref_t<Id>> && !std::convertible_to<Id, NotAnId> &&
+                   !is_reference_member<Id> && mappable<std::remove_cvref_t<Id>>);
 
 /// Converts an id argument to T's id type, once T is complete.
 template <class T, class Id>
@@ -87,11 +190,14 @@ ReferenceId make_reference_id(Id&& id) {
   using Target = id_type_t<T>;
   if constexpr (std::integral<Target> && std::integral<std::remove_cvref_t<Id>>) {
     if (!std::in_range<Target>(id)) throw ValueError("id " + std::to_string(id) + " does not fit the target's id type");
-    return ReferenceId(static_cast<Target>(id));
+    return ReferenceId(reference_key(static_cast<Target>(id)));
   } else {
     static_assert(std::constructible_from<Target, Id&&>,
                   "odm: this id cannot be converted to the referenced model's id type");
-    return ReferenceId(Target(std::forward<Id>(id)));
+    if constexpr (native_reference_id<Target>)
+      return ReferenceId(Target(std::forward<Id>(id)));
+    else
+      return ReferenceId(EncodedId::of(Target(std::forward<Id>(id))));
   }
 }
 
@@ -112,6 +218,8 @@ inline void encode_reference_id(bson_t* parent, std::string_view key, const Refe
         using V = std::remove_cvref_t<decltype(value)>;
         if constexpr (std::same_as<V, std::monostate>)
           check_append(bson_append_null(parent, key.data(), key_length(key)));
+        else if constexpr (std::same_as<V, EncodedId>)
+          value.append_to(parent, key);
         else
           codec<V>::encode(parent, key, value);
       },
@@ -123,7 +231,7 @@ ReferenceId decode_reference_id(const bson_iter_t& it) {
   check_reference_id<T>();
   id_type_t<T> id{};
   codec<id_type_t<T>>::decode(it, id);
-  return ReferenceId(std::move(id));
+  return to_reference_id(id);
 }
 
 /// What Ref and ParentRef share: an id, and the target once a join found it.
@@ -158,7 +266,7 @@ class SingleReference {
   SingleReference() = default;
   explicit SingleReference(ReferenceId id) : id_(std::move(id)) {}
   explicit SingleReference(std::shared_ptr<const T> target)
-      : id_(id_of(*target)), target_(std::move(target)), state_(Resolution::loaded) {}
+      : id_(to_reference_id(id_of(*target))), target_(std::move(target)), state_(Resolution::loaded) {}
 
   ReferenceId id_;
   std::shared_ptr<const T> target_;
@@ -182,7 +290,7 @@ class Ref : public detail::SingleReference<T> {
   explicit Ref(std::shared_ptr<const T> target) : detail::SingleReference<T>(std::move(target)) {}
 
   /// The target's id.
-  decltype(auto) id() const { return std::get<id_type_t<T>>(this->id_); }
+  decltype(auto) id() const { return detail::id_from_reference<id_type_t<T>>(this->id_); }
 
   /// References compare by id: two references to the same document are equal.
   friend bool operator==(const Ref& a, const Ref& b) { return a.id_ == b.id_; }
@@ -208,7 +316,7 @@ class ParentRef : public detail::SingleReference<T> {
   /// The parent's id, or nothing for a root.
   auto id() const {
     using Id = id_type_t<T>;
-    return has_parent() ? std::optional<Id>(std::get<Id>(this->id_)) : std::optional<Id>();
+    return has_parent() ? std::optional<Id>(detail::id_from_reference<Id>(this->id_)) : std::optional<Id>();
   }
 
   friend bool operator==(const ParentRef& a, const ParentRef& b) { return a.id_ == b.id_; }
@@ -235,12 +343,12 @@ class RefMany {
   std::size_t size() const noexcept { return ids_.size(); }
   bool empty() const noexcept { return ids_.empty(); }
   /// The id of the i-th reference.
-  decltype(auto) id(std::size_t i) const { return std::get<id_type_t<T>>(ids_.at(i)); }
+  decltype(auto) id(std::size_t i) const { return detail::id_from_reference<id_type_t<T>>(ids_.at(i)); }
   /// All ids, in stored order.
   auto ids() const {
     std::vector<id_type_t<T>> out;
     out.reserve(ids_.size());
-    for (const auto& id : ids_) out.push_back(std::get<id_type_t<T>>(id));
+    for (const auto& id : ids_) out.push_back(detail::id_from_reference<id_type_t<T>>(id));
     return out;
   }
   template <detail::id_like Id>
@@ -280,8 +388,10 @@ class RefMany {
       std::size_t kept = 0;
       for (std::size_t i = 0; i < ids_.size(); ++i) {
         if (!targets[i]) continue;
-        ids_[kept] = std::move(ids_[i]);
-        targets[kept] = std::move(targets[i]);
+        if (kept != i) {  // never onto itself: a self-moved std::string is left empty
+          ids_[kept] = std::move(ids_[i]);
+          targets[kept] = std::move(targets[i]);
+        }
         ++kept;
       }
       ids_.resize(kept);
@@ -311,6 +421,7 @@ struct codec<Ref<T, P>> {
     detail::encode_reference_id(parent, key, ref.raw_id());
   }
   static void decode(const bson_iter_t& it, Ref<T, P>& out) {
+    detail::check_reference_id<T>();
     id_type_t<T> id{};
     codec<id_type_t<T>>::decode(it, id);
     out = Ref<T, P>(std::move(id));
@@ -325,6 +436,7 @@ struct codec<ParentRef<T, P>> {
     detail::encode_reference_id(parent, key, ref.raw_id());
   }
   static void decode(const bson_iter_t& it, ParentRef<T, P>& out) {
+    detail::check_reference_id<T>();
     if (bson_iter_type(&it) == BSON_TYPE_NULL) {
       out = ParentRef<T, P>();
       return;
@@ -349,6 +461,7 @@ struct codec<RefMany<T, P>> {
     detail::check_append(bson_append_array_end(parent, &array));
   }
   static void decode(const bson_iter_t& it, RefMany<T, P>& out) {
+    detail::check_reference_id<T>();
     std::vector<id_type_t<T>> ids;
     codec<std::vector<id_type_t<T>>>::decode(it, ids);
     out = RefMany<T, P>(ids);

@@ -19,8 +19,9 @@
 //
 // Embedded items are stored without their ParentRef members (the enclosing document is
 // the owner), exactly as the guides' product embeds its reviews. odm keeps both sides
-// consistent through the operations in odm/join/subset_ops.hpp (add, update, remove,
-// repair), and plans the index `{product_id: 1, published_date: -1}` on the full collection.
+// consistent through the operations in odm/join/subset.hpp (add, update, remove, repair),
+// and plans the index `{product_id: 1, published_date: -1, review_id: -1}` on the full
+// collection (its order: the order key, ties broken by the item's key).
 
 #include <odm/bson/codec.hpp>
 #include <odm/bson/containers.hpp>

@@ -15,13 +15,18 @@
 // `.unique()`, `.sparse()`, `.partial(R"({"rating": {"$gt": 5}})")`,
 // `.expire_after(std::chrono::hours(24))` (TTL) and `.named("...")`.
 //
-// Implied by field kinds (odm::index_plan<T>() adds them unless a planned index already
-// starts with the same keys, which serves the same queries):
+// Implied by field kinds (odm::index_plan<T>() adds them unless a planned index that holds
+// every document already starts with the same keys, which serves the same queries; a
+// partial or sparse index never does):
 //   - every ParentRef member: `{field: 1}` (children are found through it);
 //   - a RefMany to the model itself (a tree's `children`): `{children: 1}`, multikey, for
 //     finding a node's parent with `{children: id}`;
-//   - an odm::Subset<Item, N, &Item::key> member: on Item's collection,
-//     `{<Item's ParentRef to the owner>: 1, <key>: -1}` (the newest N of an owner).
+//   - an odm::Subset<Item, N, &Item::order> member: on Item's collection,
+//     `{<Item's ParentRef to the owner>: 1, <order>: -1, <item key>: -1}` (the newest N of an
+//     owner, ties broken by the item's key, read as N index entries).
+// When a declared partial or sparse index has exactly the keys an implied index would
+// have, the implied one gets `_id` as its last key (MongoDB refuses two indexes with one key
+// pattern that differ only in options).
 
 #include <odm/bson/document.hpp>
 #include <odm/fields/ref.hpp>
@@ -263,11 +268,14 @@ void add_implied(std::vector<IndexModel>& plan) {
             constexpr std::size_t parent = parent_ref_index<Item, T>();
             static_assert(parent < member_count<Item>,
                           "odm::Subset: the item type needs an odm::ParentRef<Owner> member pointing back to its owner");
-            const std::string order(stored_names<Item>[member_index(subset_traits<M>::order_key)]);
+            constexpr std::size_t order_index = member_index(subset_traits<M>::order_key);
+            constexpr std::size_t key_index = subset_key_index<Item>();
             const std::int32_t direction = subset_traits<M>::keeps == Keep::largest ? -1 : 1;
-            add_unless_covered(plan, make_index(std::string(collection_name<Item>),
-                                                {{std::string(stored_names<Item>[parent]), 1}, {order, direction}},
-                                                "Subset " + member));
+            std::vector<std::pair<std::string, std::int32_t>> keys{{std::string(stored_names<Item>[parent]), 1},
+                                                                   {std::string(stored_names<Item>[order_index]), direction}};
+            if constexpr (key_index < member_count<Item> && key_index != order_index)
+              keys.emplace_back(std::string(stored_names<Item>[key_index]), direction);  // breaks ties
+            add_unless_covered(plan, make_index(std::string(collection_name<Item>), keys, "Subset " + member));
           }
         }(),
         ...);

@@ -80,7 +80,7 @@ inline bool same_bytes(const char* a, const char* b, std::size_t size) noexcept 
   return true;
 }
 
-// The hash of each kind of id a model may have (model/id.hpp).
+// The hash of each kind of id a model may have (model/id.hpp); a user type's by its BSON.
 inline std::uint64_t hash_id(const std::string& id) noexcept { return hash_bytes(id.data(), id.size()); }
 inline std::uint64_t hash_id(const ObjectId& id) noexcept {
   return hash_bytes(reinterpret_cast<const char*>(id.bytes().data()), id.bytes().size());
@@ -88,6 +88,7 @@ inline std::uint64_t hash_id(const ObjectId& id) noexcept {
 inline std::uint64_t hash_id(std::int64_t id) noexcept { return avalanche(static_cast<std::uint64_t>(id)); }
 inline std::uint64_t hash_id(std::int32_t id) noexcept { return hash_id(std::int64_t{id}); }
 inline std::uint64_t hash_id(std::monostate) noexcept { return 0; }
+inline std::uint64_t hash_id(const EncodedId& id) noexcept { return hash_bytes(id.bytes().data(), id.bytes().size()); }
 /// Ids of different types may hash alike; they never compare equal.
 inline std::uint64_t hash_id(const ReferenceId& id) noexcept {
   return std::visit([](const auto& typed) { return hash_id(typed); }, id);

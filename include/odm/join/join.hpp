@@ -13,7 +13,10 @@
 // many documents point at is decoded once and shared (std::shared_ptr<const T>).
 //
 // Targets missing from their collection are handled by the reference's Dangling policy
-// (fields/ref.hpp): keep (unresolved, with its id), drop (inner join), raise.
+// (fields/ref.hpp): keep (unresolved, with its id), drop (inner join), raise. A nested
+// relation acts on the fetched targets' own references and never removes a target: under
+// `drop`, a RefMany of a target forgets its missing ids, and a Ref or ParentRef of a target
+// stays dangling (the target is still what the outer reference points at).
 
 #include <odm/bson/document.hpp>
 #include <odm/driver/client.hpp>
@@ -87,6 +90,8 @@ template <class Id>
 void append_id(bson_t* parent, std::string_view key, const Id& id) {
   if constexpr (std::is_same_v<Id, ReferenceId>)
     encode_reference_id(parent, key, id);
+  else if constexpr (std::is_same_v<Id, EncodedId>)
+    id.append_to(parent, key);
   else
     codec<Id>::encode(parent, key, id);
 }
@@ -132,8 +137,12 @@ std::vector<T> fetch_where_in(const Collection<T>& collection, std::string_view 
   return found;
 }
 
+/// Whether a relation may remove the documents it resolves (Dangling::drop on a Ref or
+/// ParentRef): only the documents of the result itself, never the targets of an outer level.
+enum class JoinLevel : bool { result, targets };
+
 template <class T>
-using RelationStep = std::function<void(const Database&, std::vector<T>&, const JoinOptions&)>;
+using RelationStep = std::function<void(const Database&, std::vector<T>&, const JoinOptions&, JoinLevel)>;
 
 }  // namespace detail
 
@@ -144,7 +153,12 @@ class Relation {
  public:
   explicit Relation(detail::RelationStep<T> step) : step_(std::move(step)) {}
   void operator()(const Database& db, std::vector<T>& documents, const JoinOptions& options) const {
-    step_(db, documents, options);
+    step_(db, documents, options, detail::JoinLevel::result);
+  }
+  /// As the nested relation of another: resolves the references of `targets` without ever
+  /// removing one of them.
+  void on_targets(const Database& db, std::vector<T>& targets, const JoinOptions& options) const {
+    step_(db, targets, options, detail::JoinLevel::targets);
   }
 
  private:
@@ -157,7 +171,7 @@ namespace detail {
 /// (in document order) the slot of its id; each reference is hashed once.
 template <class T, class M>
 auto gather_ids(const std::vector<T>& documents, M T::*member) {
-  using Id = id_type_t<typename reference_kind<M>::target>;
+  using Id = reference_key_t<id_type_t<typename reference_kind<M>::target>>;
   GatheredIds<Id> gathered;
   std::size_t references = 0;
   for (const T& document : documents) {
@@ -182,7 +196,7 @@ std::vector<std::shared_ptr<const Target>> share_targets(std::vector<Target>& ta
   std::vector<std::shared_ptr<const Target>> by_slot(gathered.ids.size());
   const auto block = std::make_shared<const std::vector<Target>>(std::move(targets));
   for (const Target& target : *block) {
-    const std::uint32_t slot = gathered.slot_of(id_of(target));
+    const std::uint32_t slot = gathered.slot_of(reference_key(id_of(target)));
     if (slot != GatheredIds<Id>::none && !by_slot[slot]) by_slot[slot] = std::shared_ptr<const Target>(block, &target);
   }
   return by_slot;
@@ -192,7 +206,8 @@ std::vector<std::shared_ptr<const Target>> share_targets(std::vector<Target>& ta
 /// field's policy for targets that were not found.
 template <class T, class M, class Target, class Id>
 void assign_targets(std::vector<T>& documents, M T::*member, const GatheredIds<Id>& gathered,
-                    const std::vector<std::shared_ptr<const Target>>& by_slot, std::string_view field) {
+                    const std::vector<std::shared_ptr<const Target>>& by_slot, std::string_view field,
+                    JoinLevel level = JoinLevel::result) {
   using kind = reference_kind<M>;
   std::size_t next = 0;
   const auto target_of = [&](const ReferenceId& id) -> std::shared_ptr<const Target> {
@@ -218,8 +233,10 @@ void assign_targets(std::vector<T>& documents, M T::*member, const GatheredIds<I
       if (std::holds_alternative<std::monostate>(ref.raw_id())) continue;  // a root: nothing to find
       ref.resolve(target_of(ref.raw_id()));
     }
-    if constexpr (kind::policy == Dangling::drop)
-      std::erase_if(documents, [&](const T& document) { return (document.*member).is_dangling(); });
+    if constexpr (kind::policy == Dangling::drop) {
+      if (level == JoinLevel::result)
+        std::erase_if(documents, [&](const T& document) { return (document.*member).is_dangling(); });
+    }
   }
 }
 
@@ -236,13 +253,14 @@ Relation<T> with(M T::*member, Nested... nested) {
   static_assert((std::is_same_v<Nested, Relation<Target>> && ...),
                 "odm::with: a nested relation must be one of the referenced model's members");
   const std::string_view field = runtime_field_name(member);
-  return Relation<T>([member, field, nested...](const Database& db, std::vector<T>& documents, const JoinOptions& options) {
+  return Relation<T>([member, field, nested...](const Database& db, std::vector<T>& documents,
+                                                 const JoinOptions& options, detail::JoinLevel level) {
     const auto gathered = detail::gather_ids(documents, member);
     // 2. One query per batch of ids.
     std::vector<Target> targets = detail::fetch_where_in(db.collection<Target>(), "_id", gathered.ids, options);
-    // 3. The next level, on the targets while they can still be changed.
-    (nested(db, targets, options), ...);
-    detail::assign_targets(documents, member, gathered, detail::share_targets(targets, gathered), field);
+    // 3. The next level, on the targets' own references while they can still be changed.
+    (nested.on_targets(db, targets, options), ...);
+    detail::assign_targets(documents, member, gathered, detail::share_targets(targets, gathered), field, level);
   });
 }
 
@@ -339,10 +357,10 @@ std::vector<std::vector<Child>> children_of(const Database& db, const std::vecto
   static_assert(std::is_same_v<typename detail::reference_kind<M>::target, Parent>,
                 "odm::children_of: the member must be the child's reference to this parent type");
   const std::string_view field = runtime_field_name(member);
-  using Id = id_type_t<Parent>;
+  using Id = detail::reference_key_t<id_type_t<Parent>>;
   detail::GatheredIds<Id> gathered;  // the distinct parents, and each parent's slot
   gathered.reserve(parents.size());
-  for (const Parent& parent : parents) gathered.add(id_of(parent));
+  for (const Parent& parent : parents) gathered.add(detail::reference_key(id_of(parent)));
   std::vector<std::vector<Child>> grouped(gathered.ids.size());
   const auto place = [&](Child&& child) {
     const detail::ReferenceId& parent_id = (child.*member).raw_id();

@@ -2,35 +2,97 @@
 // Keeping both sides of an odm::Subset consistent (fields/subset.hpp):
 //
 //   odm::subset::add(db, &Product::reviews, product_id, review)
-//     inserts the review into its collection (with product_id set), then updates the
-//     product in ONE atomic update: $push {$each: [review], $sort: {published_date: -1},
-//     $slice: 10}. Concurrent writers therefore leave the product holding exactly the 10
-//     newest, whatever order their updates run in.
+//     inserts the review into its collection (with product_id set) and pushes it into the
+//     product: $push {$each: [review], $sort: {published_date: -1, review_id: -1}, $slice: 10}.
 //   odm::subset::update(db, &Product::reviews, review)
-//     replaces the review in its collection and its embedded copy (if embedded), then
-//     restores the embedded order.
+//     replaces the review (matched by owner AND key) in its collection.
 //   odm::subset::remove(db, &Product::reviews, review)
-//     deletes it from its collection, pulls it from the product, and refills the
-//     product's subset from the full collection.
+//     deletes the review (matched by owner and key) from its collection.
 //   odm::subset::repair(db, &Product::reviews, product_id)
-//     rebuilds the product's subset from the full collection (one find, one update).
+//     changes nothing in the full collection.
+// Each then settles the owner, and returns once the owner is exact.
+//
+// The promise: once the operations have returned, whatever their interleaving and however
+// many processes ran them, every owner embeds exactly the N first items of its full
+// collection by the order key (ties broken by the item key, in the same direction), with
+// their current content. Items are identified by owner and key: two owners may each have
+// an item keyed 77.
+//
+// Settling, and why it keeps the promise. An operation settles its owner by reading the
+// owner's embedded array E and then, after it, the N first items D of the full collection
+// (one find that reads N entries of the index odm plans on owner, order key and item key).
+// If D and E are the same BSON, it is done. Otherwise it writes D with a guarded update,
+// `{_id: owner, reviews: E} -> {$set: {reviews: D}}`, which matches only while the array
+// is still exactly E: when another writer got in between, it reads the owner again and
+// retries (after a short random pause). After a write that matched it reads the full
+// collection again and repeats until a read finds the owner's array equal to it. So every
+// operation ends on a check: "the owner held E at a moment a, and a read of the full
+// collection after a gave E". Take the last write to the owner (at s) and the last write
+// to the full collection (at c), made by an operation W. W's final check came after c. If
+// its moment a was after s, the owner held its final array then and the read after it saw
+// the final collection: the final array is exact. If a was before s, then s came after c,
+// and the operation that wrote at s made its own final check after s, when the owner
+// already held the final array and the collection was final: exact again. Nothing here
+// relies on the guard; it keeps a stale array from overwriting a newer one in between.
+// The argument needs every operation to return (an operation that throws half-way, e.g.
+// after a network error, leaves the owner to the next operation on it or to `repair`) and
+// reads that see every acknowledged write: MongoDB's default, reads and writes on the
+// primary. `{_id, reviews: E}` uses MongoDB's documented exact-array equality match.
+//
+// Cost: add is 4 commands (insert, $push, 2 reads), update and remove 5 (write, 2 reads,
+// the guarded update, 1 read), repair of an exact owner 2. A lost race costs one more
+// round; an operation gives up after SubsetOptions::max_attempts rounds with
+// odm::SubsetConflict (the full collection then holds its change; `repair` finishes it).
 
 #include <odm/bson/document.hpp>
 #include <odm/driver/client.hpp>
 #include <odm/driver/collection.hpp>
+#include <odm/error.hpp>
 #include <odm/fields/subset.hpp>
 #include <odm/model/id.hpp>
 #include <odm/query/expression.hpp>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <random>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
-namespace odm::subset {
+namespace odm {
+
+/// A Subset operation lost the race against concurrent writers of the same owner more
+/// often than SubsetOptions::max_attempts allows. The item's own collection holds the
+/// operation's change; `odm::subset::repair` brings the owner up to date.
+class SubsetConflict : public Error {
+ public:
+  using Error::Error;
+};
+
+/// Limits of the settling loop of a Subset operation (odm::subset::add, update, remove, repair).
+struct SubsetOptions {
+  /// At most this many rounds of "read the owner, read the full collection, write the
+  /// owner if they differ" per operation.
+  std::size_t max_attempts = 100;
+  /// The longest pause after a lost race (random, doubling from 1 ms up to this).
+  std::chrono::milliseconds max_backoff{20};
+};
+
+namespace subset {
+
 namespace detail_subset {
 
 using odm::detail::check_append;
 using odm::detail::key_length;
+
+/// Test-only: run by the calling thread's next settling round right after it read the full
+/// collection, before it compares and writes; cleared before it runs. Lets a test force
+/// an interleaving deterministically.
+inline thread_local std::function<void()> after_full_read;
 
 template <class Owner, class T, std::size_t N, auto K, Keep W>
 struct plan {
@@ -55,6 +117,15 @@ struct plan {
   static const key_type& key_of(const T& item) { return boost::pfr::get<key_index>(item); }
   static auto& parent_of(T& item) { return boost::pfr::get<parent_index>(item); }
   static const auto& parent_of(const T& item) { return boost::pfr::get<parent_index>(item); }
+
+  /// The order of the subset: the order key, ties broken by the item key the same way.
+  static Document order(std::string_view order_name, std::string_view key_name) {
+    Document sort;
+    check_append(bson_append_int32(sort.get_mutable(), order_name.data(), key_length(order_name), direction));
+    if constexpr (key_index != order_index)
+      check_append(bson_append_int32(sort.get_mutable(), key_name.data(), key_length(key_name), direction));
+    return sort;
+  }
 };
 
 template <class Value>
@@ -64,11 +135,11 @@ Document equals(std::string_view field, const Value& value) {
   return filter;
 }
 
-/// `{ <field>: {$each: [items...], $sort: {<order>: dir}, $slice: N} }` under $push.
+/// `{ <field>: {$each: [items...], $sort: {<order>: dir, <key>: dir}, $slice: N} }` under $push.
 template <class Plan>
 Document push_sorted(std::string_view field, const std::vector<typename Plan::item>& items, std::size_t capacity) {
   Document update;
-  bson_t push, spec, each, sort;
+  bson_t push, spec, each;
   check_append(bson_append_document_begin(update.get_mutable(), "$push", 5, &push));
   check_append(bson_append_document_begin(&push, field.data(), key_length(field), &spec));
   check_append(bson_append_array_begin(&spec, "$each", 5, &each));
@@ -78,14 +149,143 @@ Document push_sorted(std::string_view field, const std::vector<typename Plan::it
     odm::detail::encode_embedded_item(&each, key.view(), item);
   }
   check_append(bson_append_array_end(&spec, &each));
-  check_append(bson_append_document_begin(&spec, "$sort", 5, &sort));
-  check_append(bson_append_int32(&sort, Plan::embedded_order_field.data(), key_length(Plan::embedded_order_field),
-                                 Plan::direction));
-  check_append(bson_append_document_end(&spec, &sort));
+  const Document sort = Plan::order(Plan::embedded_order_field, Plan::embedded_key_field);
+  check_append(bson_append_document(&spec, "$sort", 5, sort.get()));
   check_append(bson_append_int64(&spec, "$slice", 6, static_cast<std::int64_t>(capacity)));
   check_append(bson_append_document_end(&push, &spec));
   check_append(bson_append_document_end(update.get_mutable(), &push));
   return update;
+}
+
+/// An owner's embedded array as one value, `{"": [...]}` (compared byte for byte), or
+/// `present == false` when the owner has no such field.
+struct EmbeddedArray {
+  bool present = false;
+  Document value;
+  bool operator==(const Document& other) const { return present && value == other; }
+};
+
+/// Reads the owner's embedded array into `out`; false when there is no such owner.
+template <class Owner>
+bool read_owner(const Collection<Owner>& owners, const Document& owner_filter, std::string_view field,
+                EmbeddedArray& out) {
+  Document projection;
+  check_append(bson_append_int32(projection.get_mutable(), field.data(), key_length(field), 1));
+  const std::optional<Document> owner =
+      owners.template find_one<Document>(Filter<Owner>::raw(owner_filter), FindOptions{}.projection(std::move(projection)));
+  if (!owner) return false;
+  out = EmbeddedArray{};
+  bson_iter_t it;
+  if (bson_iter_init_find_w_len(&it, owner->get(), field.data(), key_length(field))) {
+    out.present = true;
+    check_append(bson_append_iter(out.value.get_mutable(), "", 0, &it));
+  }
+  return true;
+}
+
+/// `{"": [the embedded form of each item]}`.
+template <class T>
+Document embedded_array(const std::vector<T>& items) {
+  Document value;
+  bson_t array;
+  check_append(bson_append_array_begin(value.get_mutable(), "", 0, &array));
+  std::uint32_t index = 0;
+  for (const T& item : items) {
+    const odm::detail::ArrayKey key(index++);
+    odm::detail::encode_embedded_item(&array, key.view(), item);
+  }
+  check_append(bson_append_array_end(value.get_mutable(), &array));
+  return value;
+}
+
+/// `{_id: owner, <field>: E}` (exact array equality), or `<field>: {$exists: false}`.
+inline Document guarded(const Document& owner_filter, std::string_view field, const EmbeddedArray& expected) {
+  Document filter = owner_filter;
+  if (expected.present) {
+    bson_iter_t it;
+    if (!bson_iter_init(&it, expected.value.get()) || !bson_iter_next(&it)) throw std::logic_error("empty embedded value");
+    check_append(bson_append_iter(filter.get_mutable(), field.data(), key_length(field), &it));
+  } else {
+    bson_t condition;
+    check_append(bson_append_document_begin(filter.get_mutable(), field.data(), key_length(field), &condition));
+    check_append(bson_append_bool(&condition, "$exists", 7, false));
+    check_append(bson_append_document_end(filter.get_mutable(), &condition));
+  }
+  return filter;
+}
+
+/// `{$set: {<field>: [items]}}`.
+inline Document set_array(std::string_view field, const Document& array) {
+  Document update;
+  bson_t set;
+  bson_iter_t it;
+  if (!bson_iter_init(&it, array.get()) || !bson_iter_next(&it)) throw std::logic_error("empty embedded value");
+  check_append(bson_append_document_begin(update.get_mutable(), "$set", 4, &set));
+  check_append(bson_append_iter(&set, field.data(), key_length(field), &it));
+  check_append(bson_append_document_end(update.get_mutable(), &set));
+  return update;
+}
+
+/// A random pause before retrying a lost race: up to 1 ms << attempt, at most `longest`.
+inline void back_off(std::size_t attempt, std::chrono::milliseconds longest) {
+  thread_local std::minstd_rand random(static_cast<unsigned>(std::hash<std::thread::id>{}(std::this_thread::get_id())));
+  const auto ceiling = std::min<std::int64_t>(longest.count(), std::int64_t{1} << std::min<std::size_t>(attempt, 20));
+  if (ceiling <= 0) return;
+  std::this_thread::sleep_for(std::chrono::microseconds(random() % static_cast<std::uint64_t>(ceiling * 1000 + 1)));
+}
+
+/// Makes the owner's embedded array the N first items of its full collection, as the
+/// header explains. Returns whether the owner exists.
+template <class Owner, class T, std::size_t N, auto K, Keep W>
+bool settle(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<Owner>& owner_id,
+            const SubsetOptions& options, std::string_view operation) {
+  using plan = detail_subset::plan<Owner, T, N, K, W>;
+  auto owners = db.collection<Owner>();
+  auto items = db.collection<T>();
+  const std::string_view field = runtime_field_name(member);
+  const Document owner_filter = equals("_id", owner_id);
+  const Document items_filter = equals(plan::parent_field, owner_id);
+  const Document order = plan::order(plan::order_field, plan::key_field);
+
+  EmbeddedArray owner_array;  // what the owner held at a known moment, when `known`
+  bool known = false;
+  for (std::size_t attempt = 0; attempt < options.max_attempts; ++attempt) {
+    if (!known) {
+      if (!read_owner(owners, owner_filter, field, owner_array)) return false;  // no such owner
+      known = true;
+    }
+    // Read strictly after the moment owner_array describes.
+    const Document wanted = embedded_array(
+        items.find(Filter<T>::raw(items_filter), FindOptions{}.sort(order).limit(static_cast<std::int64_t>(N)))
+            .to_vector());
+    if (auto hook = std::exchange(after_full_read, nullptr)) hook();
+    if (owner_array == wanted) return true;
+    const auto written = owners.update_one(Filter<Owner>::raw(guarded(owner_filter, field, owner_array)),
+                                           Update<Owner>::raw(set_array(field, wanted)));
+    if (written.matched == 1) {
+      owner_array = EmbeddedArray{true, wanted};  // the owner holds it now: check it against a fresh read
+    } else {
+      known = false;  // another writer got in between (or the owner is gone): read it again
+      back_off(attempt, options.max_backoff);
+    }
+  }
+  throw SubsetConflict("odm::subset::" + std::string(operation) + ": the subset " + std::string(field) + " of " +
+                       odm::detail::describe_id(odm::detail::to_reference_id(owner_id)) + " in collection " +
+                       owners.name() + " kept changing under concurrent writers; gave up after " +
+                       std::to_string(options.max_attempts) + " attempts (SubsetOptions::max_attempts). Collection " +
+                       items.name() + " holds the change; odm::subset::repair brings the owner up to date.");
+}
+
+/// `{<parent>: owner, <key>: key}`: an item is identified by its owner and its key.
+template <class Plan>
+Filter<typename Plan::item> item_filter(const typename Plan::item& item, std::string_view operation) {
+  const auto& parent = Plan::parent_of(item);
+  if (!parent.has_parent())
+    throw ValueError("odm::subset::" + std::string(operation) + ": the item's reference to its owner is null");
+  Document filter;
+  odm::detail::encode_reference_id(filter.get_mutable(), Plan::parent_field, parent.raw_id());
+  codec<typename Plan::key_type>::encode(filter.get_mutable(), Plan::key_field, Plan::key_of(item));
+  return Filter<typename Plan::item>::raw(std::move(filter));
 }
 
 }  // namespace detail_subset
@@ -93,93 +293,57 @@ Document push_sorted(std::string_view field, const std::vector<typename Plan::it
 /// Adds `item` to its collection and to the subset of the owner `owner_id`. Returns
 /// whether the owner exists (the item is stored either way).
 template <class Owner, class T, std::size_t N, auto K, Keep W>
-bool add(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<Owner>& owner_id, T item) {
+bool add(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<Owner>& owner_id, T item,
+         const SubsetOptions& options = {}) {
   using plan = detail_subset::plan<Owner, T, N, K, W>;
   plan::parent_of(item) = std::remove_cvref_t<decltype(plan::parent_of(item))>(owner_id);
   db.collection<T>().insert_one(item);
-  const std::string field(runtime_field_name(member));
-  const auto result = db.collection<Owner>().update_one(
-      Filter<Owner>::raw(detail_subset::equals("_id", owner_id)),
-      Update<Owner>::raw(detail_subset::push_sorted<plan>(field, std::vector<T>{item}, N)));
-  return result.matched == 1;
-}
-
-/// Rebuilds the owner's subset from the full collection: its N first items by the order key.
-template <class Owner, class T, std::size_t N, auto K, Keep W>
-void repair(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<Owner>& owner_id) {
-  using plan = detail_subset::plan<Owner, T, N, K, W>;
-  Document sort;
-  detail_subset::check_append(bson_append_int32(sort.get_mutable(), plan::order_field.data(),
-                                                detail_subset::key_length(plan::order_field), plan::direction));
-  Document parent_filter;
-  odm::detail::encode_reference_id(parent_filter.get_mutable(), plan::parent_field, odm::detail::ReferenceId(owner_id));
-  std::vector<T> top = db.collection<T>()
-                           .find(Filter<T>::raw(std::move(parent_filter)),
-                                 FindOptions{}.sort(std::move(sort)).limit(static_cast<std::int64_t>(N)))
-                           .to_vector();
-  // $set: {field: [embedded items]}
-  const std::string field(runtime_field_name(member));
-  Document update;
-  bson_t set, array;
-  detail_subset::check_append(bson_append_document_begin(update.get_mutable(), "$set", 4, &set));
-  detail_subset::check_append(bson_append_array_begin(&set, field.data(), detail_subset::key_length(field), &array));
-  std::uint32_t index = 0;
-  for (const T& item : top) {
-    const odm::detail::ArrayKey key(index++);
-    odm::detail::encode_embedded_item(&array, key.view(), item);
+  // Usually the only write the owner needs: one atomic $push that keeps the N first. Not
+  // when the item is embedded already (a concurrent refill read it).
+  const std::string_view field = runtime_field_name(member);
+  Document filter = detail_subset::equals("_id", owner_id);
+  {
+    const std::string embedded_key = std::string(field) + "." + std::string(plan::embedded_key_field);
+    bson_t condition;
+    detail_subset::check_append(bson_append_document_begin(filter.get_mutable(), embedded_key.data(),
+                                                           detail_subset::key_length(embedded_key), &condition));
+    codec<typename plan::key_type>::encode(&condition, "$ne", plan::key_of(item));
+    detail_subset::check_append(bson_append_document_end(filter.get_mutable(), &condition));
   }
-  detail_subset::check_append(bson_append_array_end(&set, &array));
-  detail_subset::check_append(bson_append_document_end(update.get_mutable(), &set));
-  db.collection<Owner>().update_one(Filter<Owner>::raw(detail_subset::equals("_id", owner_id)),
-                                    Update<Owner>::raw(std::move(update)));
+  db.collection<Owner>().update_one(Filter<Owner>::raw(std::move(filter)),
+                                    Update<Owner>::raw(detail_subset::push_sorted<plan>(field, {item}, N)));
+  return detail_subset::settle(db, member, owner_id, options, "add");
 }
 
-/// Stores the edited `item` in its collection and, if the owner embeds it, in the owner
-/// too (keeping the embedded order). The item's ParentRef names the owner.
+/// Brings the owner's subset up to date with the full collection: its N first items by the
+/// order key. Returns whether the owner exists.
 template <class Owner, class T, std::size_t N, auto K, Keep W>
-void update(const Database& db, Subset<T, N, K, W> Owner::*member, const T& item) {
-  using plan = detail_subset::plan<Owner, T, N, K, W>;
-  const auto owner_id = plan::parent_of(item).id();
-  if (!owner_id) throw ValueError("odm::subset::update: the item's reference to its owner is null");
-  db.collection<T>().replace_one(Filter<T>::raw(detail_subset::equals(plan::key_field, plan::key_of(item))), item);
-
-  const std::string field(runtime_field_name(member));
-  // {_id: owner, "<field>.<key>": key} -> {$set: {"<field>.$": embedded}}
-  Document filter = detail_subset::equals("_id", *owner_id);
-  const std::string embedded_key = field + "." + std::string(plan::embedded_key_field);
-  codec<typename plan::key_type>::encode(filter.get_mutable(), embedded_key, plan::key_of(item));
-  Document set;
-  bson_t fields;
-  detail_subset::check_append(bson_append_document_begin(set.get_mutable(), "$set", 4, &fields));
-  odm::detail::encode_embedded_item(&fields, field + ".$", item);
-  detail_subset::check_append(bson_append_document_end(set.get_mutable(), &fields));
-  const auto result = db.collection<Owner>().update_one(Filter<Owner>::raw(std::move(filter)),
-                                                        Update<Owner>::raw(std::move(set)));
-  if (result.matched == 0) return;  // not among the embedded ones
-  // The order key may have changed: re-sort (an empty $each with $sort and $slice).
-  db.collection<Owner>().update_one(Filter<Owner>::raw(detail_subset::equals("_id", *owner_id)),
-                                    Update<Owner>::raw(detail_subset::push_sorted<plan>(field, {}, N)));
+bool repair(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<Owner>& owner_id,
+            const SubsetOptions& options = {}) {
+  return detail_subset::settle(db, member, owner_id, options, "repair");
 }
 
-/// Deletes `item` from its collection and from its owner's subset, then refills the
-/// subset from the full collection.
+/// Stores the edited `item` in its collection, in place of the item with the same owner
+/// (its ParentRef) and key, then brings the owner's subset up to date: the item moves in,
+/// moves within, or falls out of it (and the next one in) as its order key says. Returns
+/// whether the item was found in its collection (nothing is inserted when it was not).
 template <class Owner, class T, std::size_t N, auto K, Keep W>
-void remove(const Database& db, Subset<T, N, K, W> Owner::*member, const T& item) {
+bool update(const Database& db, Subset<T, N, K, W> Owner::*member, const T& item, const SubsetOptions& options = {}) {
   using plan = detail_subset::plan<Owner, T, N, K, W>;
-  const auto owner_id = plan::parent_of(item).id();
-  if (!owner_id) throw ValueError("odm::subset::remove: the item's reference to its owner is null");
-  db.collection<T>().delete_one(Filter<T>::raw(detail_subset::equals(plan::key_field, plan::key_of(item))));
-  const std::string field(runtime_field_name(member));
-  Document pull;
-  bson_t fields, condition;
-  detail_subset::check_append(bson_append_document_begin(pull.get_mutable(), "$pull", 5, &fields));
-  detail_subset::check_append(bson_append_document_begin(&fields, field.data(), detail_subset::key_length(field), &condition));
-  codec<typename plan::key_type>::encode(&condition, plan::embedded_key_field, plan::key_of(item));
-  detail_subset::check_append(bson_append_document_end(&fields, &condition));
-  detail_subset::check_append(bson_append_document_end(pull.get_mutable(), &fields));
-  db.collection<Owner>().update_one(Filter<Owner>::raw(detail_subset::equals("_id", *owner_id)),
-                                    Update<Owner>::raw(std::move(pull)));
-  repair(db, member, *owner_id);
+  const auto replaced = db.collection<T>().replace_one(detail_subset::item_filter<plan>(item, "update"), item);
+  detail_subset::settle(db, member, *plan::parent_of(item).id(), options, "update");
+  return replaced.matched == 1;
 }
 
-}  // namespace odm::subset
+/// Deletes the item with `item`'s owner and key from its collection, then brings the
+/// owner's subset up to date (the next item moves in). Returns whether it was found.
+template <class Owner, class T, std::size_t N, auto K, Keep W>
+bool remove(const Database& db, Subset<T, N, K, W> Owner::*member, const T& item, const SubsetOptions& options = {}) {
+  using plan = detail_subset::plan<Owner, T, N, K, W>;
+  const auto deleted = db.collection<T>().delete_one(detail_subset::item_filter<plan>(item, "remove"));
+  detail_subset::settle(db, member, *plan::parent_of(item).id(), options, "remove");
+  return deleted.deleted == 1;
+}
+
+}  // namespace subset
+}  // namespace odm

@@ -14,6 +14,13 @@
 //   odm::tree::children(categories, node, &CategoryC::children)   {_id: {$in: node.children}}, in that order
 //   odm::tree::parent(categories, node, &CategoryC::children)     {children: node._id}, through the
 //                                                                 multikey index odm plans on `children`
+//   odm::tree::ancestors(categories, node, &CategoryC::children)  {children: id} per level, up to the root
+//   odm::tree::descendants(categories, node, &CategoryC::children)
+//                                                                 breadth first, {_id: {$in: the level's
+//                                                                 children}}, each level in list order
+// With child references a node may be listed by several parents; `parent` (and so each
+// step of `ancestors`) is then the one with the smallest _id. A cycle in the data never
+// makes a walk loop: `ancestors` throws odm::ValueError, `descendants` visits each node once.
 
 #include <odm/join/join.hpp>
 
@@ -25,11 +32,50 @@
 namespace odm::tree {
 namespace detail_tree {
 
+using odm::detail::ReferenceId;
+using IdSet = std::unordered_set<ReferenceId, odm::detail::ReferenceIdHash>;
+
 template <class T>
-Filter<T> equals(std::string_view field, const odm::detail::ReferenceId& id) {
+Filter<T> equals(std::string_view field, const ReferenceId& id) {
   Document filter;
   odm::detail::encode_reference_id(filter.get_mutable(), field, id);
   return Filter<T>::raw(std::move(filter));
+}
+
+template <class T>
+ReferenceId id_of_node(const T& node) {
+  return odm::detail::to_reference_id(id_of(node));
+}
+
+/// The documents with these ids, in the order of `ids` (missing ones left out): one `$in`
+/// query per batch of ids.
+template <class T>
+std::vector<T> fetch_in_order(const Collection<T>& collection, const std::vector<ReferenceId>& ids,
+                              const JoinOptions& options) {
+  std::vector<T> found = odm::detail::fetch_where_in(collection, "_id", ids, options);
+  std::unordered_map<ReferenceId, std::size_t, odm::detail::ReferenceIdHash> at;
+  for (std::size_t i = 0; i < found.size(); ++i) at.emplace(id_of_node(found[i]), i);
+  std::vector<T> ordered;
+  ordered.reserve(ids.size());
+  for (const auto& id : ids)
+    if (const auto it = at.find(id); it != at.end()) ordered.push_back(found[it->second]);
+  return ordered;
+}
+
+/// Nearest first, one `parent_of` call (one query) per level, refusing to loop on a cycle.
+template <class T, class ParentOf>
+std::vector<T> walk_up(const Collection<T>& collection, const T& node, ParentOf parent_of) {
+  std::vector<T> path;
+  IdSet visited{id_of_node(node)};
+  std::optional<T> next = parent_of(node);
+  while (next) {
+    if (!visited.insert(id_of_node(*next)).second)
+      throw ValueError("the tree references of collection " + collection.name() + " form a cycle through _id " +
+                       odm::detail::describe_id(id_of_node(*next)));
+    path.push_back(std::move(*next));
+    next = parent_of(path.back());
+  }
+  return path;
 }
 
 }  // namespace detail_tree
@@ -46,23 +92,14 @@ std::optional<T> parent(const Collection<T>& collection, const T& node, ParentRe
 template <class T, Dangling P>
 std::vector<T> children(const Collection<T>& collection, const T& node, ParentRef<T, P> T::*member) {
   const std::string_view field = runtime_field_name(member);
-  return collection.find(detail_tree::equals<T>(field, odm::detail::ReferenceId(id_of(node)))).to_vector();
+  return collection.find(detail_tree::equals<T>(field, detail_tree::id_of_node(node))).to_vector();
 }
 
 /// The parent, grandparent, ... up to the root: one query per level. Stops at a missing
 /// parent, and refuses to loop forever on a cycle in the data.
 template <class T, Dangling P>
 std::vector<T> ancestors(const Collection<T>& collection, const T& node, ParentRef<T, P> T::*member) {
-  std::vector<T> path;
-  std::unordered_set<odm::detail::ReferenceId, odm::detail::ReferenceIdHash> visited{odm::detail::ReferenceId(id_of(node))};
-  std::optional<T> next = parent(collection, node, member);
-  while (next) {
-    if (!visited.insert(odm::detail::ReferenceId(id_of(*next))).second)
-      throw ValueError("the parent references of collection " + collection.name() + " form a cycle");
-    path.push_back(std::move(*next));
-    next = parent(collection, path.back(), member);
-  }
-  return path;
+  return detail_tree::walk_up(collection, node, [&](const T& at) { return parent(collection, at, member); });
 }
 
 /// Every node below `node`, breadth first: one `{parent: {$in: [...]}}` query per level.
@@ -71,13 +108,13 @@ std::vector<T> descendants(const Collection<T>& collection, const T& node, Paren
                            const JoinOptions& options = {}) {
   const std::string_view field = runtime_field_name(member);
   std::vector<T> all;
-  std::unordered_set<odm::detail::ReferenceId, odm::detail::ReferenceIdHash> visited{odm::detail::ReferenceId(id_of(node))};
-  std::vector<odm::detail::ReferenceId> level{odm::detail::ReferenceId(id_of(node))};
+  detail_tree::IdSet visited{detail_tree::id_of_node(node)};
+  std::vector<detail_tree::ReferenceId> level{detail_tree::id_of_node(node)};
   while (!level.empty()) {
     std::vector<T> found = odm::detail::fetch_where_in(collection, field, level, options);
     level.clear();
     for (T& child : found) {
-      odm::detail::ReferenceId id(id_of(child));
+      detail_tree::ReferenceId id = detail_tree::id_of_node(child);
       if (!visited.insert(id).second) continue;  // a cycle in the data: each node once
       level.push_back(std::move(id));
       all.push_back(std::move(child));
@@ -90,22 +127,50 @@ std::vector<T> descendants(const Collection<T>& collection, const T& node, Paren
 template <class T, Dangling P>
 std::vector<T> children(const Collection<T>& collection, const T& node, RefMany<T, P> T::*member,
                         const JoinOptions& options = {}) {
-  const auto& ids = (node.*member).raw_ids();
-  std::vector<T> found = odm::detail::fetch_where_in(collection, "_id", ids, options);
-  std::unordered_map<odm::detail::ReferenceId, std::size_t, odm::detail::ReferenceIdHash> at;
-  for (std::size_t i = 0; i < found.size(); ++i) at.emplace(odm::detail::ReferenceId(id_of(found[i])), i);
-  std::vector<T> ordered;
-  ordered.reserve(ids.size());
-  for (const auto& id : ids)
-    if (const auto it = at.find(id); it != at.end()) ordered.push_back(found[it->second]);
-  return ordered;
+  return detail_tree::fetch_in_order(collection, (node.*member).raw_ids(), options);
 }
 
-/// The node whose child list contains `node`: `{children: node._id}` (a multikey match).
+/// The node whose child list contains `node`: `{children: node._id}` (a multikey match);
+/// the one with the smallest _id when several list it.
 template <class T, Dangling P>
 std::optional<T> parent(const Collection<T>& collection, const T& node, RefMany<T, P> T::*member) {
   const std::string_view field = runtime_field_name(member);
-  return collection.find_one(detail_tree::equals<T>(field, odm::detail::ReferenceId(id_of(node))));
+  Document by_id;
+  odm::detail::check_append(bson_append_int32(by_id.get_mutable(), "_id", 3, 1));
+  return collection.find_one(detail_tree::equals<T>(field, detail_tree::id_of_node(node)),
+                             FindOptions{}.sort(std::move(by_id)));
+}
+
+/// The parent, grandparent, ... up to the root, through the child lists: one
+/// `{children: id}` query per level. Refuses to loop forever on a cycle in the data.
+template <class T, Dangling P>
+std::vector<T> ancestors(const Collection<T>& collection, const T& node, RefMany<T, P> T::*member) {
+  return detail_tree::walk_up(collection, node, [&](const T& at) { return parent(collection, at, member); });
+}
+
+/// Every node below `node`, breadth first, each level in the order its parents list it:
+/// one `{_id: {$in: [...]}}` query per level (none after the last). Child ids that name no
+/// document are skipped; a node listed twice (or on a cycle) is visited once.
+template <class T, Dangling P>
+std::vector<T> descendants(const Collection<T>& collection, const T& node, RefMany<T, P> T::*member,
+                           const JoinOptions& options = {}) {
+  std::vector<T> all;
+  detail_tree::IdSet visited{detail_tree::id_of_node(node)};
+  std::vector<detail_tree::ReferenceId> level;
+  const auto enqueue_children = [&](const T& parent_node) {
+    for (const auto& id : (parent_node.*member).raw_ids())
+      if (visited.insert(id).second) level.push_back(id);
+  };
+  enqueue_children(node);
+  while (!level.empty()) {
+    std::vector<T> found = detail_tree::fetch_in_order(collection, level, options);
+    level.clear();
+    for (T& child : found) {
+      enqueue_children(child);
+      all.push_back(std::move(child));
+    }
+  }
+  return all;
 }
 
 }  // namespace odm::tree
