@@ -3,7 +3,9 @@
 #   1. g++ 12, warnings as errors: unit, golden, compile-fail, header, install,
 #      integration (against the bundled test server, or MONGODB_URI) and example tests;
 #   2. clang++ 14, warnings as errors: the same build, unit tests run;
-#   3. AddressSanitizer + UndefinedBehaviorSanitizer: unit and integration tests.
+#   3. AddressSanitizer + UndefinedBehaviorSanitizer: unit and integration tests;
+#   4. the libFuzzer targets (tests/fuzz), ODM_FUZZ_SECONDS (default 30) each, from the
+#      committed corpus (scripts/fuzz.sh; a longer run is in the README's Testing).
 # Build trees go under ${ODM_BUILD_ROOT:-build}/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,3 +33,6 @@ configure_and_build asan -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug -DODM
   -DODM_BUILD_BENCHMARKS=OFF -DODM_BUILD_EXAMPLES=OFF
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$root/asan" -j"$jobs" --output-on-failure -L "unit|integration"
+
+echo "== libFuzzer targets: ${ODM_FUZZ_SECONDS:-30}s each"
+ODM_JOBS=$jobs scripts/fuzz.sh "${ODM_FUZZ_SECONDS:-30}" "$root/fuzz"

@@ -146,6 +146,19 @@ inline void check_append(bool appended) {
 
 inline int key_length(std::string_view key) noexcept { return static_cast<int>(key.size()); }
 
+/// The key of the element `it` is on, from the iterator's own offsets: the arithmetic
+/// bson_iter_key and bson_iter_key_len do, without two calls into libbson per element.
+inline std::string_view key_of(const bson_iter_t& it) noexcept {
+  return {reinterpret_cast<const char*>(it.raw + it.key), static_cast<std::size_t>(it.d1 - it.key - 1)};
+}
+
+/// A key is valid UTF-8 (array keys are a digit or three: one pass over them).
+inline bool is_valid_key(std::string_view key) noexcept {
+  unsigned char high = 0;
+  for (const char c : key) high |= static_cast<unsigned char>(c);
+  return high < 0x80 || is_valid_utf8(key.data(), key.size());
+}
+
 /// bson_iter_recurse, also checking that the child's bytes are a whole document: at least
 /// 5 bytes and ending with its NUL (libbson's iterator reads a 4-byte "document" as empty
 /// and never looks at the last byte).
@@ -243,7 +256,7 @@ inline void check_unread(const bson_iter_t& it) {
 }
 
 /// bson_iter_next, but corrupt bytes are an error rather than a silent end.
-inline bool next(bson_iter_t& it) {
+[[gnu::always_inline]] inline bool next(bson_iter_t& it) {
   if (bson_iter_next(&it)) return true;
   if (it.err_off != 0) [[unlikely]]
     throw DecodeError("malformed BSON at byte " + std::to_string(it.err_off));

@@ -71,7 +71,7 @@ void for_each_element(const bson_iter_t& it, Fn&& fn) {
   std::uint32_t index = 0;
   while (next(child)) {
     // Elements are read by position, but their keys are checked like every key.
-    if (!is_valid_utf8(bson_iter_key(&child), bson_iter_key_len(&child))) [[unlikely]]
+    if (!is_valid_key(key_of(child))) [[unlikely]]
       throw DecodeError("a field name is not valid UTF-8");
     try {
       fn(child);
