@@ -158,23 +158,9 @@ bool has_misnumbered_array(const bson_t* doc, bool array) {
   bson_iter_t it;
   if (!bson_iter_init(&it, doc)) return false;
   for (std::uint32_t index = 0; bson_iter_next(&it); ++index) {
-    if (array && std::string_view(bson_iter_key(&it), bson_iter_key_len(&it)) != detail::ArrayKey(index).view())
-      return true;
+    if (array && detail::key_of(it) != detail::ArrayKey(index).view()) return true;
     bson_t child;
-    std::uint32_t length = 0;
-    const std::uint8_t* data = nullptr;
-    if (BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it)) {
-      if (BSON_ITER_HOLDS_DOCUMENT(&it))
-        bson_iter_document(&it, &length, &data);
-      else
-        bson_iter_array(&it, &length, &data);
-      if (bson_init_static(&child, data, length) && has_misnumbered_array(&child, BSON_ITER_HOLDS_ARRAY(&it)))
-        return true;
-    } else if (BSON_ITER_HOLDS_CODEWSCOPE(&it)) {
-      std::uint32_t code_length = 0;
-      bson_iter_codewscope(&it, &code_length, &length, &data);
-      if (bson_init_static(&child, data, length) && has_misnumbered_array(&child, false)) return true;
-    }
+    if (detail::held_document(it, child) && has_misnumbered_array(&child, BSON_ITER_HOLDS_ARRAY(&it))) return true;
   }
   return false;
 }
@@ -185,38 +171,34 @@ void copy_renumbered(const bson_t* doc, bson_t* out, bool array) {
   if (!bson_iter_init(&it, doc)) return;
   for (std::uint32_t index = 0; bson_iter_next(&it); ++index) {
     const detail::ArrayKey number(index);
-    const std::string_view key = array ? number.view() : std::string_view(bson_iter_key(&it), bson_iter_key_len(&it));
+    const std::string_view key = array ? number.view() : detail::key_of(it);
     const int key_length = static_cast<int>(key.size());
     bson_t from;
-    bson_t to;
-    std::uint32_t length = 0;
-    const std::uint8_t* data = nullptr;
-    switch (bson_iter_type(&it)) {
-      case BSON_TYPE_DOCUMENT:
-        bson_iter_document(&it, &length, &data);
-        if (!bson_init_static(&from, data, length)) throw JsonError("invalid Extended JSON: a corrupt document");
-        bson_append_document_begin(out, key.data(), key_length, &to);
-        copy_renumbered(&from, &to, false);
-        bson_append_document_end(out, &to);
-        break;
-      case BSON_TYPE_ARRAY:
-        bson_iter_array(&it, &length, &data);
-        if (!bson_init_static(&from, data, length)) throw JsonError("invalid Extended JSON: a corrupt array");
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it) && !BSON_ITER_HOLDS_ARRAY(&it) && !BSON_ITER_HOLDS_CODEWSCOPE(&it)) {
+      bson_append_iter(out, key.data(), key_length, &it);
+    } else if (!detail::held_document(it, from)) {
+      throw JsonError("invalid Extended JSON: the reader wrote a corrupt document");
+    } else if (BSON_ITER_HOLDS_CODEWSCOPE(&it)) {
+      std::uint32_t code_length = 0;
+      std::uint32_t scope_length = 0;
+      const std::uint8_t* scope_data = nullptr;
+      // The reader ends code at a NUL, so the C string is all of it.
+      const char* code = bson_iter_codewscope(&it, &code_length, &scope_length, &scope_data);
+      Document scope;
+      copy_renumbered(&from, scope.get_mutable(), false);
+      bson_append_code_with_scope(out, key.data(), key_length, code, scope.get());
+    } else {
+      const bool is_array = BSON_ITER_HOLDS_ARRAY(&it);
+      bson_t to;
+      if (is_array)
         bson_append_array_begin(out, key.data(), key_length, &to);
-        copy_renumbered(&from, &to, true);
+      else
+        bson_append_document_begin(out, key.data(), key_length, &to);
+      copy_renumbered(&from, &to, is_array);
+      if (is_array)
         bson_append_array_end(out, &to);
-        break;
-      case BSON_TYPE_CODEWSCOPE: {
-        std::uint32_t code_length = 0;
-        // The reader ends code at a NUL, so the C string is all of it.
-        const char* code = bson_iter_codewscope(&it, &code_length, &length, &data);
-        if (!bson_init_static(&from, data, length)) throw JsonError("invalid Extended JSON: a corrupt scope");
-        Document scope;
-        copy_renumbered(&from, scope.get_mutable(), false);
-        bson_append_code_with_scope(out, key.data(), key_length, code, scope.get());
-        break;
-      }
-      default: bson_append_iter(out, key.data(), key_length, &it);
+      else
+        bson_append_document_end(out, &to);
     }
   }
 }

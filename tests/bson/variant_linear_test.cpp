@@ -60,10 +60,12 @@ struct Scaled {
 };
 struct Expr {
   std::variant<Leaf, Sum, Scaled> node;
-  bool operator==(const Expr&) const = default;
+  bool operator==(const Expr&) const;
 };
-bool Sum::operator==(const Sum&) const = default;
-bool Scaled::operator==(const Scaled&) const = default;
+// (Written out: clang 14 crashes on defaulted comparisons of this recursion.)
+bool Expr::operator==(const Expr& other) const { return node == other.node; }
+bool Sum::operator==(const Sum& other) const { return terms == other.terms && op == other.op; }
+bool Scaled::operator==(const Scaled& other) const { return factor == other.factor && terms == other.terms; }
 
 /// `levels` Scaled nodes, each with `width` terms, down to leaves. Returns the tree and
 /// counts the Counted values in it.

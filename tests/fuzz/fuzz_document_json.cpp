@@ -13,7 +13,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   odm::Document document;
@@ -27,11 +26,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (void)(canonical ? document.to_canonical_json() : document.to_json());
     } catch (const odm::EncodeError& e) {
       // libbson's own refusal ("cannot be written") would mean from_bytes let something through.
-      if (std::string_view(e.what()).find("cannot be written as Extended JSON") != std::string_view::npos)
+      if (e.reason() == "document cannot be written as Extended JSON")
         fuzz_support::broken(std::string("libbson cannot print what from_bytes accepted: ") + e.what());
       return 0;
     }
   }
+  // Query operators ($regex, $options, $type) print as they are, with no round trip promised.
+  if (odm_hostile::has_query_operator_document(document.get())) return 0;
   if (const auto problem = odm_hostile::json_round_trip_problem(document)) fuzz_support::broken(*problem);
   return 0;
 }

@@ -146,6 +146,25 @@ inline void check_append(bool appended) {
 
 inline int key_length(std::string_view key) noexcept { return static_cast<int>(key.size()); }
 
+/// The document the element `it` is on holds, as a bson_t over the same bytes: a
+/// sub-document, an array, or the scope of code with scope. False for any other value and
+/// for bytes that are not a document.
+inline bool held_document(const bson_iter_t& it, bson_t& out) noexcept {
+  std::uint32_t length = 0;
+  const std::uint8_t* data = nullptr;
+  switch (bson_iter_type(&it)) {
+    case BSON_TYPE_DOCUMENT: bson_iter_document(&it, &length, &data); break;
+    case BSON_TYPE_ARRAY: bson_iter_array(&it, &length, &data); break;
+    case BSON_TYPE_CODEWSCOPE: {
+      std::uint32_t code_length = 0;
+      bson_iter_codewscope(&it, &code_length, &length, &data);
+      break;
+    }
+    default: return false;
+  }
+  return bson_init_static(&out, data, length);
+}
+
 /// The key of the element `it` is on, from the iterator's own offsets: the arithmetic
 /// bson_iter_key and bson_iter_key_len do, without two calls into libbson per element.
 inline std::string_view key_of(const bson_iter_t& it) noexcept {
