@@ -7,6 +7,7 @@ set -euo pipefail
 
 packages=(
   g++ clang-14 cmake make pkg-config           # compilers and build
+  libclang-rt-14-dev                           # clang 14's sanitizer and libFuzzer runtimes (scripts/fuzz.sh)
   libmongoc-dev libbson-dev                    # MongoDB's C driver 1.23 (mongoc-1.0, bson-1.0)
   libboost1.81-dev                             # Boost.PFR and Boost.Multiprecision (1.74 has no PFR)
   libgtest-dev libbenchmark-dev                # GoogleTest, Google Benchmark

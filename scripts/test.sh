@@ -5,7 +5,9 @@
 #   2. clang++ 14, warnings as errors: the same build, unit tests run;
 #   3. AddressSanitizer + UndefinedBehaviorSanitizer: unit and integration tests;
 #   4. ThreadSanitizer: the library and the shared-client concurrency test only;
-#   5. the integration tests and the examples of the g++ build again, against
+#   5. the libFuzzer targets (tests/fuzz), ODM_FUZZ_SECONDS (default 30) each, from the
+#      committed corpus (scripts/fuzz.sh; a longer run is in the README's Testing);
+#   6. the integration tests and the examples of the g++ build again, against
 #      mongo-java-server (tests/java-server), an engine independent of odm.
 # Each run lists the tests it skipped, with their reasons; the script ends with every
 # run's CTest summary. Build trees and logs go under ${ODM_BUILD_ROOT:-build}/.
@@ -70,6 +72,14 @@ cmake -S . -B "$root/tsan" -DODM_WARNINGS_AS_ERRORS=ON -DCMAKE_CXX_COMPILER=g++ 
 cmake --build "$root/tsan" --target odm_concurrency_tests -j"$jobs"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   run_ctest "ThreadSanitizer, concurrency test, odm test server" tsan -R '^concurrency\.'
+
+echo "== libFuzzer targets: ${ODM_FUZZ_SECONDS:-30}s each"
+if ODM_JOBS=$jobs scripts/fuzz.sh "${ODM_FUZZ_SECONDS:-30}" "$root/fuzz"; then
+  summaries+=("libFuzzer targets, ${ODM_FUZZ_SECONDS:-30}s each" "no crash, leak or sanitizer report")
+else
+  failed=1
+  summaries+=("libFuzzer targets, ${ODM_FUZZ_SECONDS:-30}s each" "FAILED: the input is in $root/fuzz/artifacts/")
+fi
 
 if [[ -z "${MONGODB_URI:-}" ]]; then
   echo "== g++: integration tests and examples against mongo-java-server"

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace odm {
 
@@ -20,26 +21,66 @@ using error = Error;
 /// An error that belongs to a place in a document: a dotted path such as
 /// `reviews.3.published_date`, built up from the innermost value outwards while the
 /// exception travels up through the codec.
+///
+/// Each level costs the same whatever the depth: `prepend` records the key and redoes only
+/// the message, which is bounded (a path of more than 16 steps shows its outermost and
+/// innermost 8, each step cut after 64 bytes); `path()` joins the steps when asked.
 class PathError : public Error {
  public:
-  explicit PathError(std::string reason) : Error(reason), reason_(std::move(reason)) {}
+  explicit PathError(std::string reason) : Error(reason), reason_(std::move(reason)), message_(reason_) {}
 
-  /// The dotted path of the offending value ("" for the document itself).
-  const std::string& path() const noexcept { return path_; }
+  /// The dotted path of the offending value ("" for the document itself), in full.
+  std::string path() const {
+    std::string out;
+    for (auto step = steps_.rbegin(); step != steps_.rend(); ++step) {
+      if (step != steps_.rbegin()) out += '.';
+      out += *step;
+    }
+    return out;
+  }
+  /// How many keys and array indexes the path has.
+  std::size_t depth() const noexcept { return steps_.size(); }
   /// What was wrong, without the path.
   const std::string& reason() const noexcept { return reason_; }
   /// "path: reason", or just the reason at the top level.
-  const char* what() const noexcept override { return message_.empty() ? reason_.c_str() : message_.c_str(); }
+  const char* what() const noexcept override { return message_.c_str(); }
 
   /// Called by the codec as the exception leaves a field or array element.
   void prepend(std::string_view key) {
-    path_ = path_.empty() ? std::string(key) : std::string(key) + "." + path_;
-    message_ = path_ + ": " + reason_;
+    steps_.emplace_back(key);
+    message_ = shown_path() + ": " + reason_;
+  }
+  /// Puts the whole path of `inner` in front of this error's (for code that catches an
+  /// error and throws another one about the same place).
+  void prepend_path_of(const PathError& inner) {
+    if (inner.steps_.empty()) return;
+    steps_.insert(steps_.end(), inner.steps_.begin(), inner.steps_.end());
+    message_ = shown_path() + ": " + reason_;
   }
 
  private:
+  static constexpr std::size_t shown_steps = 8;  // at each end of a long path
+  static constexpr std::size_t step_limit = 64;  // bytes of one step
+
+  std::string shown_path() const {
+    std::string out;
+    const std::size_t count = steps_.size();
+    for (std::size_t i = 0; i < count; ++i) {  // outermost first
+      if (i != 0) out += '.';
+      if (count > 2 * shown_steps && i == shown_steps) {
+        out += "(" + std::to_string(count - 2 * shown_steps) + " more levels)";
+        i = count - shown_steps - 1;
+        continue;
+      }
+      const std::string& step = steps_[count - 1 - i];
+      out.append(step, 0, step_limit);
+      if (step.size() > step_limit) out += "...";
+    }
+    return out;
+  }
+
   std::string reason_;
-  std::string path_;
+  std::vector<std::string> steps_;  // innermost first
   std::string message_;
 };
 

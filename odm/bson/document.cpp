@@ -1,5 +1,7 @@
+#include "walk.hpp"
+
+#include <odm/bson/containers.hpp>
 #include <odm/bson/document.hpp>
-#include <odm/bson/utf8.hpp>
 #include <odm/error.hpp>
 
 #include <algorithm>
@@ -18,39 +20,6 @@ namespace {
 struct BsonFree {
   void operator()(char* p) const noexcept { bson_free(p); }
 };
-
-/// Every key and string of a document (and of the documents in it) is strict UTF-8.
-/// (bson_validate's own UTF-8 check misses strings in nested documents and accepts C0 80.)
-bool all_utf8(const bson_t* document, std::size_t depth = 0) {
-  if (depth > 200) return false;  // nesting deeper than any server accepts
-  bson_iter_t it;
-  if (!bson_iter_init(&it, document)) return false;
-  while (bson_iter_next(&it)) {
-    if (!detail::is_valid_utf8(bson_iter_key(&it), bson_iter_key_len(&it))) return false;
-    switch (bson_iter_type(&it)) {
-      case BSON_TYPE_UTF8: {
-        std::uint32_t length = 0;
-        const char* text = bson_iter_utf8(&it, &length);
-        if (!detail::is_valid_utf8(text, length)) return false;
-        break;
-      }
-      case BSON_TYPE_DOCUMENT:
-      case BSON_TYPE_ARRAY: {
-        std::uint32_t length = 0;
-        const std::uint8_t* data = nullptr;
-        if (bson_iter_type(&it) == BSON_TYPE_DOCUMENT)
-          bson_iter_document(&it, &length, &data);
-        else
-          bson_iter_array(&it, &length, &data);
-        bson_t child;
-        if (!bson_init_static(&child, data, length) || !all_utf8(&child, depth + 1)) return false;
-        break;
-      }
-      default: break;
-    }
-  }
-  return it.err_off == 0;
-}
 
 std::string take_json(char* json) {
   if (json == nullptr) throw EncodeError("document cannot be written as Extended JSON");
@@ -85,25 +54,59 @@ void append_shortest(std::string& out, double value) {
   if (digits.find_first_not_of("-0123456789") == std::string_view::npos) out += ".0";
 }
 
-/// libbson's relaxed Extended JSON with every finite double rewritten in its shortest form
-/// (libbson 1.23 prints "%.20g": 7.3 as 7.2999999999999998224).
+/// Milliseconds since the epoch of libbson's ISO-8601 text of a date ("%Y-%m-%dT%H:%M:%S",
+/// then ".%03d" unless the milliseconds are 0, then "Z"), for years of any length.
+bool parse_libbson_date(std::string_view text, std::int64_t& ms) noexcept {
+  std::int64_t field[7] = {};  // year, month, day, hour, minute, second, millisecond
+  constexpr char after[7] = {'-', '-', 'T', ':', ':', '.', 'Z'};
+  std::size_t at = 0;
+  for (int f = 0; f < 7; ++f) {
+    const std::size_t start = at;
+    while (at < text.size() && is_digit(text[at]) && at - start < 12) field[f] = field[f] * 10 + (text[at++] - '0');
+    if (at == start || at == text.size()) return false;
+    if (f == 5 && text[at] == 'Z') {  // no milliseconds
+      ++at;
+      break;
+    }
+    if (text[at++] != after[f]) return false;
+  }
+  if (at != text.size()) return false;
+  // Days from 1970-01-01 of a proleptic Gregorian date (the civil-from-days inverse).
+  const std::int64_t year = field[0] - (field[1] <= 2 ? 1 : 0);
+  const std::int64_t era = year / 400;
+  const std::int64_t year_of_era = year - era * 400;
+  const std::int64_t day_of_year = (153 * (field[1] + (field[1] > 2 ? -3 : 9)) + 2) / 5 + field[2] - 1;
+  const std::int64_t day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  const std::int64_t days = era * 146097 + day_of_era - 719468;
+  ms = ((days * 86400 + field[3] * 3600 + field[4] * 60 + field[5]) * 1000) + field[6];
+  return true;
+}
+
+/// libbson's relaxed Extended JSON, corrected where it does not read back:
+/// - every finite double is rewritten in its shortest form (libbson 1.23 prints "%.20g":
+///   7.3 as 7.2999999999999998224);
+/// - a date after 9999-12-31 is written {"$date": {"$numberLong": "..."}}, as the
+///   Extended JSON spec wants for dates outside years 1970-9999 (libbson writes a
+///   five-digit ISO year that no reader, libbson's included, accepts).
 ///
 /// A textual pass over libbson's own output, so that everything else (key and string
-/// escaping, spacing, the "{ ... }" it prints past 200 levels, code with scope, errors)
-/// stays exactly libbson's (a bson_iter walk handing every other value to libbson would
-/// have to redo its layout and depth limit, and bson_append_iter cuts JavaScript code at an
-/// embedded NUL). Why a token is a double exactly when it is rewritten:
+/// escaping, spacing, code with scope, errors) stays exactly libbson's (a bson_iter walk
+/// handing every other value to libbson would have to redo its layout, and
+/// bson_append_iter cuts JavaScript code at an embedded NUL). Why a token is a double
+/// exactly when it is rewritten:
 /// - outside string literals, libbson writes only punctuation, the keywords true, false and
-///   null, "..." (too deep), and bare numbers; int32, int64, timestamps and $minKey/$maxKey
-///   are printed as integers (%d, %PRId64, %u, 1), a finite double always with a '.' or an
-///   exponent; non-finite doubles, dates, decimals and the rest are inside strings;
+///   null, and bare numbers; int32, int64, timestamps and $minKey/$maxKey are printed as
+///   integers (%d, %PRId64, %u, 1), a finite double always with a '.' or an exponent;
+///   non-finite doubles, dates, decimals and the rest are inside strings;
 /// - libbson escapes every '"' and '\' inside a string, so a string ends at the first '"'
 ///   that does not follow a '\' escape;
 /// - every value libbson writes follows a space ("[ ", " : ", ", "), so a number is only
 ///   taken when it starts after one (under a C locale whose decimal point is a comma,
 ///   libbson's "7,3" becomes two pieces that are both left alone);
 /// - "%.20g" gives at least 17 significant digits, which read back as the very same double.
-std::string shorten_doubles(std::string_view json) {
+/// And a `"$date"` is a date's wrapper exactly when it is the first key of an object: the
+/// walk before printing refuses any document of the user's whose first key is "$date".
+std::string relaxed_fixups(std::string_view json) {
   std::string out;
   out.reserve(json.size());
   std::size_t i = 0;
@@ -113,8 +116,20 @@ std::string shorten_doubles(std::string_view json) {
       std::size_t end = i + 1;
       while (end < json.size() && json[end] != '"') end += json[end] == '\\' ? 2 : 1;
       end = std::min(end + 1, json.size());
-      out.append(json.substr(i, end - i));
+      const std::string_view token = json.substr(i, end - i);
+      out.append(token);
       i = end;
+      constexpr std::string_view date_value = " : \"";
+      if (token == "\"$date\"" && out.ends_with("{ \"$date\"") && json.substr(i).starts_with(date_value)) {
+        const std::size_t text_start = i + date_value.size();
+        const std::size_t text_end = json.find('"', text_start);
+        const std::string_view text = json.substr(text_start, text_end - text_start);
+        std::int64_t ms = 0;
+        if (text_end != std::string_view::npos && text.find('-') > 4 && parse_libbson_date(text, ms)) {
+          out += " : { \"$numberLong\" : \"" + std::to_string(ms) + "\" }";
+          i = text_end + 1;
+        }
+      }
       continue;
     }
     if ((is_digit(c) || c == '-') && i > 0 && json[i - 1] == ' ') {
@@ -135,6 +150,59 @@ std::string shorten_doubles(std::string_view json) {
   return out;
 }
 
+/// libbson 1.23's JSON reader writes a stale key (",", or a byte that is not UTF-8) for a
+/// $code, $code with $scope or $dbPointer that is an array element. Whether an array in
+/// `doc` (or in a scope in it) has a key other than its index. Recursive, but the reader's
+/// own limit (json_reader_depth) bounds the depth.
+bool has_misnumbered_array(const bson_t* doc, bool array) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, doc)) return false;
+  for (std::uint32_t index = 0; bson_iter_next(&it); ++index) {
+    if (array && detail::key_of(it) != detail::ArrayKey(index).view()) return true;
+    bson_t child;
+    if (detail::held_document(it, child) && has_misnumbered_array(&child, BSON_ITER_HOLDS_ARRAY(&it))) return true;
+  }
+  return false;
+}
+
+/// Appends the fields of `doc` to `out`, every array's keys set to its indexes.
+void copy_renumbered(const bson_t* doc, bson_t* out, bool array) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, doc)) return;
+  for (std::uint32_t index = 0; bson_iter_next(&it); ++index) {
+    const detail::ArrayKey number(index);
+    const std::string_view key = array ? number.view() : detail::key_of(it);
+    const int key_length = static_cast<int>(key.size());
+    bson_t from;
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it) && !BSON_ITER_HOLDS_ARRAY(&it) && !BSON_ITER_HOLDS_CODEWSCOPE(&it)) {
+      bson_append_iter(out, key.data(), key_length, &it);
+    } else if (!detail::held_document(it, from)) {
+      throw JsonError("invalid Extended JSON: the reader wrote a corrupt document");
+    } else if (BSON_ITER_HOLDS_CODEWSCOPE(&it)) {
+      std::uint32_t code_length = 0;
+      std::uint32_t scope_length = 0;
+      const std::uint8_t* scope_data = nullptr;
+      // The reader ends code at a NUL, so the C string is all of it.
+      const char* code = bson_iter_codewscope(&it, &code_length, &scope_length, &scope_data);
+      Document scope;
+      copy_renumbered(&from, scope.get_mutable(), false);
+      bson_append_code_with_scope(out, key.data(), key_length, code, scope.get());
+    } else {
+      const bool is_array = BSON_ITER_HOLDS_ARRAY(&it);
+      bson_t to;
+      if (is_array)
+        bson_append_array_begin(out, key.data(), key_length, &to);
+      else
+        bson_append_document_begin(out, key.data(), key_length, &to);
+      copy_renumbered(&from, &to, is_array);
+      if (is_array)
+        bson_append_array_end(out, &to);
+      else
+        bson_append_document_end(out, &to);
+    }
+  }
+}
+
 }  // namespace
 
 Document Document::from_bytes(std::span<const std::uint8_t> bytes) {
@@ -144,11 +212,10 @@ Document Document::from_bytes(std::span<const std::uint8_t> bytes) {
   if (!bson_init_static(&view, bytes.data(), bytes.size()))
     throw DecodeError("malformed BSON: the length prefix does not match the " + std::to_string(bytes.size()) +
                       " bytes given");
-  std::size_t offset = 0;
-  // UTF-8 of every key and string, and the structure of every nested document.
-  if (!bson_validate(&view, BSON_VALIDATE_NONE, &offset))
-    throw DecodeError("malformed BSON at byte " + std::to_string(offset));
-  if (!all_utf8(&view)) throw DecodeError("malformed BSON: a key or string is not valid UTF-8");
+  // Structure, UTF-8 of every key and string-like value, nesting: one loop, no recursion
+  // (libbson's bson_validate recurses once per level, so a deep enough input overflows the stack).
+  if (auto problem = detail::walk_document(&view, 1, detail::JsonCheck::none))
+    detail::throw_problem<DecodeError>(std::move(*problem));
   return Document(bson_copy(&view));
 }
 
@@ -166,20 +233,40 @@ Document Document::from_json(std::string_view json) {
   Document document;
   bson_error_t error;
   const int read = bson_json_reader_read(reader.get(), document.get_mutable(), &error);
-  if (read < 0) throw JsonError(std::string("invalid Extended JSON: ") + error.message);
+  if (read < 0) {
+    if (std::string_view(error.message).find("LEVELS_EXCEEDED") != std::string_view::npos)
+      throw JsonError("invalid Extended JSON: nested deeper than the " + std::to_string(detail::json_reader_depth) +
+                      " levels of objects and arrays libbson's reader accepts");
+    throw JsonError(std::string("invalid Extended JSON: ") + error.message);
+  }
   if (read == 0) throw JsonError("invalid Extended JSON: no document");
   bson_t rest = BSON_INITIALIZER;
   const int more = bson_json_reader_read(reader.get(), &rest, &error);
   bson_destroy(&rest);
   if (more != 0) throw JsonError("invalid Extended JSON: text follows the document");
+  if (has_misnumbered_array(document.get(), false)) {
+    Document renumbered;
+    copy_renumbered(document.get(), renumbered.get_mutable(), false);
+    document = std::move(renumbered);
+  }
+  // Whatever the reader made of the text, only a valid document leaves here.
+  if (auto problem = detail::walk_document(document.get(), 1, detail::JsonCheck::none)) {
+    std::string where;
+    for (const std::string& step : problem->path) where += (where.empty() ? "" : ".") + step;
+    throw JsonError("invalid Extended JSON: " + (where.empty() ? "" : where + ": ") + problem->reason);
+  }
   return document;
 }
 
 std::string Document::to_json() const {
-  return shorten_doubles(take_json(bson_as_relaxed_extended_json(doc_, nullptr)));
+  if (auto problem = detail::walk_document(doc_, 1, detail::JsonCheck::relaxed))
+    detail::throw_problem<EncodeError>(std::move(*problem));
+  return relaxed_fixups(take_json(bson_as_relaxed_extended_json(doc_, nullptr)));
 }
 
 std::string Document::to_canonical_json() const {
+  if (auto problem = detail::walk_document(doc_, 1, detail::JsonCheck::canonical))
+    detail::throw_problem<EncodeError>(std::move(*problem));
   return take_json(bson_as_canonical_extended_json(doc_, nullptr));
 }
 

@@ -93,7 +93,7 @@ DecodeError CursorCore::decode_error(const DecodeError& error, const bson_t* doc
   if (state_) context += " from " + state_->source();
   context += ")";
   DecodeError located(error.reason() + context);
-  if (!error.path().empty()) located.prepend(error.path());
+  located.prepend_path_of(error);
   return located;
 }
 

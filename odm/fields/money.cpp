@@ -99,6 +99,7 @@ std::string Money::to_string() const {
 std::ostream& operator<<(std::ostream& out, const Money& value) { return out << value.to_string(); }
 
 void codec<Money>::encode(bson_t* parent, std::string_view key, const Money& value) {
+  detail::check_encode_level();
   bson_t child;
   detail::check_append(bson_append_document_begin(parent, key.data(), detail::key_length(key), &child));
   codec<Decimal>::encode(&child, "value", value.amount());
@@ -150,6 +151,7 @@ std::int64_t detail::to_scaled_units(const Decimal& value, int places, std::int6
 // --- DisplayMoney ----------------------------------------------------------------------
 
 void codec<DisplayMoney>::encode(bson_t* parent, std::string_view key, const DisplayMoney& value) {
+  detail::check_encode_level();
   bson_t child;
   detail::check_append(bson_append_document_begin(parent, key.data(), detail::key_length(key), &child));
   const std::string display = value.display();

@@ -13,7 +13,6 @@
 #include <memory>
 #include <optional>
 #include <random>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -198,25 +197,13 @@ TEST(JsonDoubles, CanonicalJsonIsLibbsons) {
   EXPECT_EQ(one_double(7.3).to_canonical_json(), R"({ "d" : { "$numberDouble" : "7.2999999999999998224" } })");
 }
 
-/// Raw BSON bytes around one element: int32 length, `element`, the final NUL.
-odm::Document raw_document(const std::vector<std::uint8_t>& element) {
-  std::vector<std::uint8_t> bytes(4);
-  bytes.insert(bytes.end(), element.begin(), element.end());
-  bytes.push_back(0);
-  const auto length = static_cast<std::uint32_t>(bytes.size());
-  for (int i = 0; i < 4; ++i) bytes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(length >> (8 * i));
-  bson_t* doc = bson_new_from_data(bytes.data(), bytes.size());
-  if (doc == nullptr) throw std::runtime_error("raw_document: not a document");
-  return odm::Document::adopt(doc);
-}
-
 TEST(JsonDoubles, EveryOtherTypeIsPrintedByLibbson) {
   odm::Document doc = odm_test::doc_from_json(R"({
     "int32": 7, "negative": -2147483648, "int64": {"$numberLong": "-9223372036854775808"},
     "big": {"$numberLong": "5000000000"}, "true": true, "false": false, "null": null,
     "undefined": {"$undefined": true}, "oid": {"$oid": "612d1e835ebee16872a109a4"},
     "date": {"$date": "2019-02-18T00:00:00.123Z"}, "before 1970": {"$date": {"$numberLong": "-5"}},
-    "far": {"$date": {"$numberLong": "253402300800000"}},
+    "last ISO date": {"$date": {"$numberLong": "253402300799999"}},
     "regex": {"$regularExpression": {"pattern": "^a\"b\\.1e5", "options": "xmi"}},
     "dbpointer": {"$dbPointer": {"$ref": "db.c1.5", "$id": {"$oid": "612d1e835ebee16872a109a4"}}},
     "code": {"$code": "return 7.3;"}, "scope": {"$code": "x", "$scope": {"n": 1, "s": "0.1"}},
@@ -231,22 +218,9 @@ TEST(JsonDoubles, EveryOtherTypeIsPrintedByLibbson) {
                 "tab\tnewline\n\u0001\u0000 end", "caf\u00e9 \u20ac \ud83d\ude00", "{ \"d\" : 1.5 }"],
     "key \" 1.5 \\ \u0001 é": 1, "1.5": "1.5", "-0.5": [-1, 1]
   })");
-  // Code with an embedded NUL (libbson prints it as \u0000; it cannot be appended from C).
-  const odm::Document code = raw_document({0x0D, 'c', 0, 4, 0, 0, 0, 'a', 0, 'b', 0});
-  bson_concat(doc.get_mutable(), code.get());
-  // Nesting deeper than libbson prints ("{ ... }"): the doubles beyond it are not printed.
-  odm::Document deep = one_double(7.3);
-  for (int level = 0; level < 205; ++level) {
-    odm::Document outer;
-    bson_append_document(outer.get_mutable(), "d", -1, deep.get());
-    deep = std::move(outer);
-  }
-  bson_append_document(doc.get_mutable(), "deep", -1, deep.get());
-
-  const std::string expected = libbson_json(doc);
-  ASSERT_NE(expected.find(R"("c" : { "$code" : "a\u0000b" })"), std::string::npos) << expected;
-  ASSERT_NE(expected.find("{ ... }"), std::string::npos) << expected;
-  EXPECT_EQ(doc.to_json(), expected);
+  // (Code with an embedded NUL, dates after 9999 and nesting too deep to read back are not
+  // libbson's text: tests/bson/json_round_trip_test.cpp.)
+  EXPECT_EQ(doc.to_json(), libbson_json(doc));
 }
 
 TEST(JsonDoubles, DocumentsLibbsonCannotPrintStillThrow) {

@@ -1,10 +1,13 @@
-// std::variant<A, B, ...>: the active alternative stored as itself; decoding picks the
-// first alternative that accepts the stored value.
+// std::variant<A, B, ...>: the active alternative stored as itself; decoding picks the first
+// alternative whose shape fits the stored value (its BSON type; for a document, its own
+// fields; for an array, its elements' types) and decodes only that one.
 
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -77,16 +80,101 @@ TEST(Variant, RoundTrips) {
   EXPECT_EQ(odm_test::round_trip(Number{2.5}), Number{2.5});
 }
 
-TEST(Variant, NoAlternativeAcceptsIsAnErrorWithEveryReason) {
+TEST(Variant, NoAlternativeFitsIsAnErrorWithEachReason) {
   EXPECT_EQ(decode_error<Book>(R"({"title": "t", "author": 5})"),
-            "author: no alternative of the variant accepts the value (expected string, got int; "
+            "author: none of the variant's 2 alternatives fits the stored int (expected string, got int; "
             "expected array, got int)");
+  // An array fits std::vector<std::string> only if every element is a string.
   EXPECT_EQ(decode_error<Book>(R"({"title": "t", "author": ["a", 1]})"),
-            "author: no alternative of the variant accepts the value (expected string, got array; "
+            "author: none of the variant's 2 alternatives fits the stored array (expected string, got array; "
             "1: expected string, got int)");
   EXPECT_EQ(decode_error<Pet>(R"({"animal": {"purrs": true}})"),
-            "animal: no alternative of the variant accepts the value (meow: missing required field; "
+            "animal: none of the variant's 2 alternatives fits the stored object (meow: missing required field; "
             "barks: missing required field)");
+}
+
+struct Meters {
+  double value;
+  bool operator==(const Meters&) const = default;
+};
+struct Label {
+  std::string value;
+  bool operator==(const Label&) const = default;
+};
+struct Measure {
+  std::variant<Meters, Label> m;
+  bool operator==(const Measure&) const = default;
+};
+
+TEST(Variant, AStructFitsWhenItsFieldsHaveTypesItsMembersTake) {
+  // The same field name in both alternatives: the field's BSON type decides.
+  EXPECT_EQ(decode<Measure>(R"({"m": {"value": 2.5}})"), Measure{Meters{2.5}});
+  EXPECT_EQ(decode<Measure>(R"({"m": {"value": "tall"}})"), Measure{Label{"tall"}});
+  EXPECT_EQ(decode_error<Measure>(R"({"m": {"value": true}})"),
+            "m: none of the variant's 2 alternatives fits the stored object (value: expected double or int or long, "
+            "got bool; value: expected string, got bool)");
+}
+
+struct StrictCat {
+  std::string meow;
+  struct odm_model {
+    static constexpr bool strict = true;
+  };
+  bool operator==(const StrictCat&) const = default;
+};
+struct LooseCat {
+  std::string meow;
+  std::optional<std::int32_t> lives;
+  bool operator==(const LooseCat&) const = default;
+};
+struct Cats {
+  std::variant<StrictCat, LooseCat> cat;
+  bool operator==(const Cats&) const = default;
+};
+
+TEST(Variant, AStrictStructDoesNotFitADocumentWithOtherFields) {
+  EXPECT_EQ(decode<Cats>(R"({"cat": {"meow": "a"}})").cat.index(), 0u);
+  EXPECT_EQ(decode<Cats>(R"({"cat": {"meow": "a", "lives": 9}})"), (Cats{LooseCat{"a", 9}}));
+  // A non-strict struct ignores fields it does not know: the first that fits wins.
+  EXPECT_EQ(decode<Pet>(R"({"animal": {"meow": "m", "barks": 1}})"), Pet{Cat{"m"}});
+}
+
+struct Lists {
+  std::variant<std::vector<std::int32_t>, std::vector<std::string>, std::optional<std::string>> list;
+  bool operator==(const Lists&) const = default;
+};
+
+TEST(Variant, AnArrayFitsWhenEveryElementHasATypeItsElementTypeTakes) {
+  EXPECT_EQ(decode<Lists>(R"({"list": [1, 2]})").list.index(), 0u);
+  EXPECT_EQ(decode<Lists>(R"({"list": ["a"]})"), Lists{std::vector<std::string>{"a"}});
+  EXPECT_EQ(decode<Lists>(R"({"list": []})").list.index(), 0u);  // an empty array fits the first
+  EXPECT_EQ(decode<Lists>(R"({"list": null})"), Lists{std::optional<std::string>{}});
+  EXPECT_EQ(decode<Lists>(R"({"list": "x"})"), Lists{std::optional<std::string>{"x"}});
+}
+
+struct Inner {
+  std::int32_t n;
+  bool operator==(const Inner&) const = default;
+};
+struct Deep {
+  std::string tag;
+  Inner inner;
+  bool operator==(const Deep&) const = default;
+};
+struct Other {
+  std::string tag;
+  bool operator==(const Other&) const = default;
+};
+struct Choice {
+  std::variant<Deep, Other> c;
+  bool operator==(const Choice&) const = default;
+};
+
+TEST(Variant, AnErrorInsideThePickedAlternativeIsTheErrorNothingElseIsTried) {
+  // Deep fits (tag and inner are there, of the right types); what is inside `inner` is not
+  // looked at until Deep is decoded, and Other, which would accept the document, is not tried.
+  EXPECT_EQ(decode_error<Choice>(R"({"c": {"tag": "t", "inner": {"n": "x"}}})"), "c.inner.n: expected int, got string");
+  EXPECT_EQ(decode<Choice>(R"({"c": {"tag": "t"}})"), Choice{Other{"t"}});
 }
 
 }  // namespace bson_variant_test

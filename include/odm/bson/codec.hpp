@@ -27,9 +27,13 @@
 
 #include <bson/bson.h>
 
+#include <odm/bson/limits.hpp>
 #include <odm/bson/utf8.hpp>
 #include <odm/error.hpp>
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -110,6 +114,14 @@ inline std::string quoted(std::string_view text) {
   return out;
 }
 
+/// A key from the input for an error message: cut after 64 bytes.
+inline std::string shown_key(const char* key, std::size_t length) {
+  constexpr std::size_t limit = 64;
+  std::string out(key, std::min(length, limit));
+  if (length > limit) out += "...";
+  return out;
+}
+
 /// "expected date, got string"
 [[noreturn]] inline void throw_unexpected_type(const bson_iter_t& it, std::string_view expected) {
   std::string message = "expected ";
@@ -134,16 +146,136 @@ inline void check_append(bool appended) {
 
 inline int key_length(std::string_view key) noexcept { return static_cast<int>(key.size()); }
 
-/// Iterates a sub-document or array the iterator points at. Throws on malformed bytes.
+/// The document the element `it` is on holds, as a bson_t over the same bytes: a
+/// sub-document, an array, or the scope of code with scope. False for any other value and
+/// for bytes that are not a document.
+inline bool held_document(const bson_iter_t& it, bson_t& out) noexcept {
+  std::uint32_t length = 0;
+  const std::uint8_t* data = nullptr;
+  switch (bson_iter_type(&it)) {
+    case BSON_TYPE_DOCUMENT: bson_iter_document(&it, &length, &data); break;
+    case BSON_TYPE_ARRAY: bson_iter_array(&it, &length, &data); break;
+    case BSON_TYPE_CODEWSCOPE: {
+      std::uint32_t code_length = 0;
+      bson_iter_codewscope(&it, &code_length, &length, &data);
+      break;
+    }
+    default: return false;
+  }
+  return bson_init_static(&out, data, length);
+}
+
+/// The key of the element `it` is on, from the iterator's own offsets: the arithmetic
+/// bson_iter_key and bson_iter_key_len do, without two calls into libbson per element.
+inline std::string_view key_of(const bson_iter_t& it) noexcept {
+  return {reinterpret_cast<const char*>(it.raw + it.key), static_cast<std::size_t>(it.d1 - it.key - 1)};
+}
+
+/// A key is valid UTF-8 (array keys are a digit or three: one pass over them).
+inline bool is_valid_key(std::string_view key) noexcept {
+  unsigned char high = 0;
+  for (const char c : key) high |= static_cast<unsigned char>(c);
+  return high < 0x80 || is_valid_utf8(key.data(), key.size());
+}
+
+/// bson_iter_recurse, also checking that the child's bytes are a whole document: at least
+/// 5 bytes and ending with its NUL (libbson's iterator reads a 4-byte "document" as empty
+/// and never looks at the last byte).
+inline bool recurse_into(const bson_iter_t& it, bson_iter_t& child) noexcept {
+  return bson_iter_recurse(&it, &child) && child.len >= 5 && child.raw[child.len - 1] == 0;
+}
+
+/// How many documents and arrays below the top level the decoder (and the encoder) on
+/// this thread is inside: the top-level document is level 1, so a child entered now is at
+/// level `depth + 2`. Checked before each level is entered, so the codec's recursion stops
+/// at odm::max_depth levels whatever the input.
+inline thread_local std::size_t decode_depth = 0;
+inline thread_local std::size_t encode_depth = 0;
+
+/// "nested deeper than 100 levels ..." as a DecodeError (decoding) or EncodeError.
+[[noreturn]] void throw_too_deep(bool decoding);
+
+/// The sub-document or array `it` points at, one level deeper for as long as this object
+/// lives. Throws odm::DecodeError on malformed bytes or when the level is past max_depth.
+class NestedIter {
+ public:
+  explicit NestedIter(const bson_iter_t& it) {
+    if (decode_depth + 2 > max_depth) [[unlikely]]
+      throw_too_deep(true);
+    if (!recurse_into(it, child_)) [[unlikely]]
+      throw DecodeError("malformed BSON: nested document is corrupt");
+    ++decode_depth;
+  }
+  ~NestedIter() { --decode_depth; }
+  NestedIter(const NestedIter&) = delete;
+  NestedIter& operator=(const NestedIter&) = delete;
+
+  bson_iter_t& get() noexcept { return child_; }
+
+ private:
+  bson_iter_t child_;
+};
+
+/// For encoders of values that hold no nested model data: throws if a sub-document or
+/// array written now would be past max_depth.
+inline void check_encode_level() {
+  if (encode_depth + 2 > max_depth) [[unlikely]]
+    throw_too_deep(false);
+}
+
+/// One level deeper in the encoder while it lives (a sub-document or array being written).
+class EncodeLevel {
+ public:
+  EncodeLevel() {
+    if (encode_depth + 2 > max_depth) [[unlikely]]
+      throw_too_deep(false);
+    ++encode_depth;
+  }
+  ~EncodeLevel() { --encode_depth; }
+  EncodeLevel(const EncodeLevel&) = delete;
+  EncodeLevel& operator=(const EncodeLevel&) = delete;
+};
+
+/// Iterates a sub-document or array the iterator points at, for codecs whose values hold
+/// no nested model data (Money's {value, currency}): the level is checked, not entered.
+/// Throws on malformed bytes.
 inline bson_iter_t recurse(const bson_iter_t& it) {
+  if (decode_depth + 2 > max_depth) [[unlikely]]
+    throw_too_deep(true);
   bson_iter_t child;
-  if (!bson_iter_recurse(&it, &child)) [[unlikely]]
+  if (!recurse_into(it, child)) [[unlikely]]
     throw DecodeError("malformed BSON: nested document is corrupt");
   return child;
 }
 
+/// Checks the parts of a value that its decoding does not read (a field the model does
+/// not declare): UTF-8 of every string-like value and key, the structure and nesting of
+/// every document inside. Walks with a loop, so any depth is safe. Throws DecodeError.
+void check_unread_value(const bson_iter_t& it, std::size_t depth);
+
+/// check_unread_value, with the common cases inline.
+inline void check_unread(const bson_iter_t& it) {
+  switch (bson_iter_type(&it)) {
+    case BSON_TYPE_UTF8: {
+      std::uint32_t length = 0;
+      const char* text = bson_iter_utf8(&it, &length);
+      if (!is_valid_utf8(text, length)) [[unlikely]]
+        throw DecodeError("string is not valid UTF-8");
+      return;
+    }
+    case BSON_TYPE_DOCUMENT:
+    case BSON_TYPE_ARRAY:
+    case BSON_TYPE_CODE:
+    case BSON_TYPE_SYMBOL:
+    case BSON_TYPE_REGEX:
+    case BSON_TYPE_DBPOINTER:
+    case BSON_TYPE_CODEWSCOPE: check_unread_value(it, decode_depth); return;
+    default: return;  // fixed-size values: bson_iter_next has checked that they fit
+  }
+}
+
 /// bson_iter_next, but corrupt bytes are an error rather than a silent end.
-inline bool next(bson_iter_t& it) {
+[[gnu::always_inline]] inline bool next(bson_iter_t& it) {
   if (bson_iter_next(&it)) return true;
   if (it.err_off != 0) [[unlikely]]
     throw DecodeError("malformed BSON at byte " + std::to_string(it.err_off));
@@ -156,6 +288,67 @@ inline void check_utf8(const char* data, std::size_t length, bool decoding) {
     throw EncodeError("string is not valid UTF-8");
   }
 }
+
+/// A set of BSON types, one bit each, for "which types can a value of T be stored as".
+using type_mask = std::uint32_t;
+constexpr type_mask type_bit(bson_type_t type) noexcept {
+  const auto code = static_cast<unsigned>(type);
+  if (code <= 0x13) return type_mask{1} << code;
+  if (code == 0x7F) return type_mask{1} << 20;  // maxKey
+  if (code == 0xFF) return type_mask{1} << 21;  // minKey
+  return 0;
+}
+template <class... Types>
+constexpr type_mask type_bits(Types... types) noexcept {
+  return (type_bit(types) | ... | type_mask{0});
+}
+inline constexpr type_mask any_type = ~type_mask{0};
+
+/// "string", "int or long": the types of a mask, for error messages.
+inline std::string type_names(type_mask mask) {
+  if (mask == any_type) return "any type";
+  std::string out;
+  for (unsigned code = 1; code <= 0xFF; ++code) {
+    const auto type = static_cast<bson_type_t>(code);
+    if (type_bit(type) == 0 || (mask & type_bit(type)) == 0) continue;
+    if (!out.empty()) out += " or ";
+    out += bson_type_name(type);
+  }
+  return out;
+}
+
+/// Whether decoding the value at `it` as a T succeeds; if not, `why` is the reason.
+template <class T>
+bool fits_by_decoding(const bson_iter_t& it, std::string& why) {
+  try {
+    T value{};
+    codec<T>::decode(it, value);
+    return true;
+  } catch (const DecodeError& e) {
+    why = e.what();
+    return false;
+  }
+}
+
+/// How a std::variant picks alternative T for a stored value without decoding anything
+/// nested in it (the README's "Decoding" has the rule):
+///   types          the BSON types a value of T can be stored as (any_type: unknown);
+///   fits(it, why)  whether T is the alternative for the value at `it`; if not, `why` says why.
+/// This primary template decides by decoding the value, which reads that value alone: right
+/// for scalars, odm's value types and codecs of your own. Documents and arrays are looked
+/// at one level deep by their own specializations (record.hpp, containers.hpp).
+template <class T, class Enable = void>
+struct variant_shape {
+  static constexpr type_mask types = any_type;
+  static bool fits(const bson_iter_t& it, std::string& why) { return fits_by_decoding<T>(it, why); }
+};
+
+/// A value stored as one of `Types` and picked by decoding it.
+template <class T, type_mask Types>
+struct decoded_shape {
+  static constexpr type_mask types = Types;
+  static bool fits(const bson_iter_t& it, std::string& why) { return fits_by_decoding<T>(it, why); }
+};
 
 }  // namespace detail
 }  // namespace odm

@@ -2,6 +2,7 @@
 // Codecs of the standard containers: std::optional, std::vector, std::map, std::variant.
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/record.hpp>
 #include <odm/bson/scalars.hpp>
 
 #include <array>
@@ -12,6 +13,7 @@
 #include <ranges>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -49,6 +51,7 @@ class ArrayKey {
 template <class Range>
 void encode_array(bson_t* parent, std::string_view key, const Range& values) {
   using T = std::ranges::range_value_t<Range>;
+  const EncodeLevel level;
   bson_t array;
   check_append(bson_append_array_begin(parent, key.data(), key_length(key), &array));
   std::uint32_t index = 0;
@@ -63,9 +66,13 @@ void encode_array(bson_t* parent, std::string_view key, const Range& values) {
 template <class Fn>
 void for_each_element(const bson_iter_t& it, Fn&& fn) {
   expect_type(it, BSON_TYPE_ARRAY, "array");
-  bson_iter_t child = recurse(it);
+  NestedIter nested(it);
+  bson_iter_t& child = nested.get();
   std::uint32_t index = 0;
   while (next(child)) {
+    // Elements are read by position, but their keys are checked like every key.
+    if (!is_valid_key(key_of(child))) [[unlikely]]
+      throw DecodeError("a field name is not valid UTF-8");
     try {
       fn(child);
     } catch (PathError& e) {
@@ -142,6 +149,7 @@ template <mappable T, class Compare, class Allocator>
 struct codec<std::map<std::string, T, Compare, Allocator>> {
   using map_type = std::map<std::string, T, Compare, Allocator>;
   static void encode(bson_t* parent, std::string_view key, const map_type& values) {
+    const detail::EncodeLevel level;
     bson_t document;
     detail::check_append(bson_append_document_begin(parent, key.data(), detail::key_length(key), &document));
     for (const auto& entry : values) {
@@ -155,7 +163,8 @@ struct codec<std::map<std::string, T, Compare, Allocator>> {
   static void decode(const bson_iter_t& it, map_type& out) {
     detail::expect_type(it, BSON_TYPE_DOCUMENT, "object");
     out.clear();
-    bson_iter_t child = detail::recurse(it);
+    detail::NestedIter nested(it);
+    bson_iter_t& child = nested.get();
     while (detail::next(child)) {
       std::string name(bson_iter_key(&child), bson_iter_key_len(&child));
       detail::at_path(name, [&] {
@@ -168,7 +177,9 @@ struct codec<std::map<std::string, T, Compare, Allocator>> {
   }
   static void check_key(const std::string& name) {
     const char* problem = nullptr;
-    if (!name.empty() && name.front() == '$')
+    if (name.empty())
+      problem = "is empty, which libmongoc refuses in a stored document";
+    else if (name.front() == '$')
       problem = "starts with '$', so MongoDB would read it as an operator";
     else if (name.find('.') != std::string::npos)
       problem = "contains '.', so MongoDB would read it as a path";
@@ -184,9 +195,12 @@ struct codec<std::map<std::string, T, Compare, Allocator>> {
   }
 };
 
-// std::variant<A, B, ...>: the active alternative, stored as itself. Decoding picks the
-// first alternative whose codec accepts the stored value (the seeds' book `author` is a
-// string in one document and an array of strings in another).
+// std::variant<A, B, ...>: the active alternative, stored as itself (the seeds' book
+// `author` is a string in one document and an array of strings in another). Decoding picks
+// one alternative from a shallow look at the stored value (detail::variant_shape: its BSON
+// type, for a document its own field names and their types, for an array its elements'
+// types) and decodes only that one; an error inside it is the variant's error. Nothing is
+// decoded twice, so decoding stays linear in the input however variants nest.
 template <mappable... T>
 struct codec<std::variant<T...>> {
   static void encode(bson_t* parent, std::string_view key, const std::variant<T...>& value) {
@@ -196,24 +210,107 @@ struct codec<std::variant<T...>> {
   }
   static void decode(const bson_iter_t& it, std::variant<T...>& out) {
     std::string reasons;
-    const bool decoded = (try_alternative<T>(it, out, reasons) || ...);
-    if (!decoded) throw DecodeError("no alternative of the variant accepts the value (" + reasons + ")");
+    const bool decoded = (decode_if_fits<T>(it, out, reasons) || ...);
+    if (!decoded) [[unlikely]]
+      throw DecodeError("none of the variant's " + std::to_string(sizeof...(T)) + " alternatives fits the stored " +
+                        std::string(detail::bson_type_name(bson_iter_type(&it))) + " (" + reasons + ")");
   }
 
  private:
   template <class A>
-  static bool try_alternative(const bson_iter_t& it, std::variant<T...>& out, std::string& reasons) {
-    try {
-      A value{};
-      codec<A>::decode(it, value);
-      out = std::move(value);
-      return true;
-    } catch (const DecodeError& e) {
+  static bool decode_if_fits(const bson_iter_t& it, std::variant<T...>& out, std::string& reasons) {
+    std::string why;
+    if (!detail::variant_shape<A>::fits(it, why)) {
       if (!reasons.empty()) reasons += "; ";
-      reasons += e.what();
+      reasons += why;
+      return false;
+    }
+    codec<A>::decode(it, out.template emplace<A>());
+    return true;
+  }
+};
+
+namespace detail {
+
+/// Whether every element of the array or value of the document at `it` has a BSON type in
+/// `types` (one level: what is inside them is not looked at).
+inline bool children_fit(const bson_iter_t& it, type_mask types, std::string& why) {
+  if (types == any_type) return true;
+  bson_iter_t child = recurse(it);
+  while (next(child)) {
+    if ((types & type_bit(bson_iter_type(&child))) == 0) {
+      why = shown_key(bson_iter_key(&child), bson_iter_key_len(&child)) + ": expected " +
+            type_names(types) + ", got " + std::string(bson_type_name(bson_iter_type(&child)));
       return false;
     }
   }
+  return true;
+}
+
+/// A container is picked by its own BSON type and its children's types.
+inline bool container_fits(const bson_iter_t& it, bson_type_t type, type_mask child_types, std::string& why) {
+  if (bson_iter_type(&it) != type) {
+    why = "expected " + std::string(bson_type_name(type)) + ", got " + std::string(bson_type_name(bson_iter_type(&it)));
+    return false;
+  }
+  return children_fit(it, child_types, why);
+}
+
+template <class T>
+struct variant_shape<std::optional<T>> {
+  static constexpr type_mask types = type_bit(BSON_TYPE_NULL) | variant_shape<T>::types;
+  static bool fits(const bson_iter_t& it, std::string& why) {
+    return bson_iter_type(&it) == BSON_TYPE_NULL || variant_shape<T>::fits(it, why);
+  }
 };
+
+template <class T, class Allocator>
+struct variant_shape<std::vector<T, Allocator>> {
+  static constexpr type_mask types = type_bit(BSON_TYPE_ARRAY);
+  static bool fits(const bson_iter_t& it, std::string& why) {
+    return container_fits(it, BSON_TYPE_ARRAY, variant_shape<T>::types, why);
+  }
+};
+
+template <class T, std::size_t N>
+struct variant_shape<std::array<T, N>> {
+  static constexpr type_mask types = type_bit(BSON_TYPE_ARRAY);
+  static bool fits(const bson_iter_t& it, std::string& why) {
+    if (!container_fits(it, BSON_TYPE_ARRAY, variant_shape<T>::types, why)) return false;
+    std::size_t count = 0;
+    for (bson_iter_t child = recurse(it); next(child);) ++count;
+    if (count == N) return true;
+    why = "expected " + std::to_string(N) + " elements, got " + std::to_string(count);
+    return false;
+  }
+};
+
+template <class T, class Compare, class Allocator>
+struct variant_shape<std::map<std::string, T, Compare, Allocator>> {
+  static constexpr type_mask types = type_bit(BSON_TYPE_DOCUMENT);
+  static bool fits(const bson_iter_t& it, std::string& why) {
+    return container_fits(it, BSON_TYPE_DOCUMENT, variant_shape<T>::types, why);
+  }
+};
+
+template <class... T>
+struct variant_shape<std::variant<T...>> {
+  static constexpr type_mask types = (variant_shape<T>::types | ...);
+  static bool fits(const bson_iter_t& it, std::string& why) {
+    std::string reasons;
+    const auto one = [&]<class A>(std::type_identity<A>) {
+      std::string reason;
+      if (variant_shape<A>::fits(it, reason)) return true;
+      if (!reasons.empty()) reasons += "; ";
+      reasons += reason;
+      return false;
+    };
+    if ((one(std::type_identity<T>{}) || ...)) return true;
+    why = reasons;
+    return false;
+  }
+};
+
+}  // namespace detail
 
 }  // namespace odm

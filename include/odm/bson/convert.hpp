@@ -38,7 +38,8 @@ Document to_bson(const T& value) {
 template <document_model T>
 T from_bson(const bson_t* document) {
   bson_iter_t it;
-  if (!bson_iter_init(&it, document)) throw DecodeError("malformed BSON: not a document");
+  if (!bson_iter_init(&it, document) || bson_get_data(document)[document->len - 1] != 0) [[unlikely]]
+    throw DecodeError("malformed BSON: not a document");
   T value{};
   decode_members<true>(it, value);
   return value;

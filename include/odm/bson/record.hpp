@@ -174,8 +174,12 @@ void decode_members(bson_iter_t& it, T& out) {
       else
         index = traits::find(std::string_view(key, length));
       if (index == size) {
+        if (!detail::is_valid_utf8(key, length)) [[unlikely]]
+          throw DecodeError("a field name is not valid UTF-8");
         if constexpr (is_strict<T>)
           detail::at_path(std::string_view(key, length), [] { throw DecodeError("unknown field (the model is strict)"); });
+        // Not read, but still checked: a corrupt document is refused, never half-trusted.
+        detail::at_path(std::string_view(key, length), [&] { detail::check_unread(it); });
         continue;
       }
       if (seen[index]) [[unlikely]]
@@ -203,6 +207,7 @@ template <reflectable T>
   requires(!requires { T::odm_not_a_record; })
 struct codec<T> {
   static void encode(bson_t* parent, std::string_view key, const T& value) {
+    const detail::EncodeLevel level;
     bson_t document;
     detail::check_append(bson_append_document_begin(parent, key.data(), detail::key_length(key), &document));
     encode_members<false>(&document, value);
@@ -210,9 +215,59 @@ struct codec<T> {
   }
   static void decode(const bson_iter_t& it, T& out) {
     detail::expect_type(it, BSON_TYPE_DOCUMENT, "object");
-    bson_iter_t child = detail::recurse(it);
-    decode_members<false>(child, out);
+    detail::NestedIter child(it);
+    decode_members<false>(child.get(), out);
   }
 };
+
+namespace detail {
+
+// A struct in a std::variant is picked by the document's own fields (one level deep):
+// every required member present, every field that names a member of a BSON type that
+// member can be stored as, and no unknown field if the model is strict.
+template <reflectable T>
+  requires(!requires { T::odm_not_a_record; })
+struct variant_shape<T> {
+  static constexpr type_mask types = type_bit(BSON_TYPE_DOCUMENT);
+  static bool fits(const bson_iter_t& it, std::string& why) {
+    using traits = record_traits<T, false>;
+    static constexpr auto member_types = []<std::size_t... I>(std::index_sequence<I...>) {
+      return std::array<type_mask, traits::size>{variant_shape<typename traits::template member_type<I>>::types...};
+    }(std::make_index_sequence<traits::size>{});
+    if (bson_iter_type(&it) != BSON_TYPE_DOCUMENT) {
+      why = "expected object, got " + std::string(bson_type_name(bson_iter_type(&it)));
+      return false;
+    }
+    std::bitset<traits::size> seen;
+    bson_iter_t child = recurse(it);
+    while (next(child)) {
+      const char* key = bson_iter_key(&child);
+      const std::size_t length = bson_iter_key_len(&child);
+      const std::size_t index = traits::find(std::string_view(key, length));
+      if (index == traits::size) {
+        if constexpr (is_strict<T>) {
+          why = shown_key(key, length) + ": unknown field (the model is strict)";
+          return false;
+        }
+        continue;
+      }
+      if ((member_types[index] & type_bit(bson_iter_type(&child))) == 0) {
+        why = std::string(traits::names[index]) + ": expected " + type_names(member_types[index]) + ", got " +
+              std::string(bson_type_name(bson_iter_type(&child)));
+        return false;
+      }
+      seen.set(index);
+    }
+    for (std::size_t i = 0; i < traits::size; ++i) {
+      if (!seen[i] && !traits::optional_members[i]) {
+        why = std::string(traits::names[i]) + ": missing required field";
+        return false;
+      }
+    }
+    return true;
+  }
+};
+
+}  // namespace detail
 
 }  // namespace odm

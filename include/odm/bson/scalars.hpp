@@ -229,4 +229,25 @@ struct codec<std::chrono::time_point<std::chrono::system_clock, Duration>> {
   }
 };
 
+namespace detail {
+// The BSON types each scalar decodes from, for std::variant (codec.hpp's variant_shape).
+template <>
+struct variant_shape<bool> : decoded_shape<bool, type_bits(BSON_TYPE_BOOL)> {};
+template <class T>
+  requires small_signed_integer<T> || large_signed_integer<T>
+struct variant_shape<T> : decoded_shape<T, type_bits(BSON_TYPE_INT32, BSON_TYPE_INT64)> {};
+template <>
+struct variant_shape<double> : decoded_shape<double, type_bits(BSON_TYPE_DOUBLE, BSON_TYPE_INT32, BSON_TYPE_INT64)> {};
+template <>
+struct variant_shape<std::string> : decoded_shape<std::string, type_bits(BSON_TYPE_UTF8)> {};
+template <class E>
+  requires std::is_enum_v<E>
+struct variant_shape<E> : decoded_shape<E, enum_storage<E> == EnumStorage::integer
+                                               ? type_bits(BSON_TYPE_INT32, BSON_TYPE_INT64)
+                                               : type_bits(BSON_TYPE_UTF8)> {};
+template <class Duration>
+struct variant_shape<std::chrono::time_point<std::chrono::system_clock, Duration>>
+    : decoded_shape<std::chrono::time_point<std::chrono::system_clock, Duration>, type_bits(BSON_TYPE_DATE_TIME)> {};
+}  // namespace detail
+
 }  // namespace odm

@@ -40,4 +40,7 @@ struct codec<Binary> {
   }
 };
 
+template <>
+struct detail::variant_shape<Binary> : detail::decoded_shape<Binary, detail::type_bits(BSON_TYPE_BINARY)> {};
+
 }  // namespace odm

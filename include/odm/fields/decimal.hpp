@@ -300,4 +300,7 @@ struct codec<Decimal> {
   }
 };
 
+template <>
+struct detail::variant_shape<Decimal> : detail::decoded_shape<Decimal, detail::type_bits(BSON_TYPE_DECIMAL128)> {};
+
 }  // namespace odm

@@ -59,4 +59,7 @@ struct codec<Embedded<T>> {
   static void decode(const bson_iter_t& it, Embedded<T>& out) { codec<T>::decode(it, *out); }
 };
 
+template <class T>
+struct detail::variant_shape<Embedded<T>> : detail::variant_shape<T> {};
+
 }  // namespace odm

@@ -348,4 +348,17 @@ struct codec<DecimalFromLegacy<LegacyFactor>> {
   }
 };
 
+// For std::variant: the BSON types each money type decodes from.
+template <>
+struct detail::variant_shape<Money> : detail::decoded_shape<Money, detail::type_bits(BSON_TYPE_DOCUMENT)> {};
+template <>
+struct detail::variant_shape<DisplayMoney> : detail::decoded_shape<DisplayMoney, detail::type_bits(BSON_TYPE_DOCUMENT)> {};
+template <std::int64_t Factor>
+struct detail::variant_shape<ScaledAmount<Factor>>
+    : detail::decoded_shape<ScaledAmount<Factor>, detail::type_bits(BSON_TYPE_INT32, BSON_TYPE_INT64)> {};
+template <std::int64_t LegacyFactor>
+struct detail::variant_shape<DecimalFromLegacy<LegacyFactor>>
+    : detail::decoded_shape<DecimalFromLegacy<LegacyFactor>, detail::type_bits(BSON_TYPE_DECIMAL128, BSON_TYPE_INT32,
+                                                                               BSON_TYPE_INT64, BSON_TYPE_UTF8)> {};
+
 }  // namespace odm

@@ -83,6 +83,9 @@ struct codec<ObjectId> {
   }
 };
 
+template <>
+struct detail::variant_shape<ObjectId> : detail::decoded_shape<ObjectId, detail::type_bits(BSON_TYPE_OID)> {};
+
 }  // namespace odm
 
 template <>

@@ -451,6 +451,7 @@ struct codec<ParentRef<T, P>> {
 template <class T, Dangling P>
 struct codec<RefMany<T, P>> {
   static void encode(bson_t* parent, std::string_view key, const RefMany<T, P>& refs) {
+    const detail::EncodeLevel level;
     bson_t array;
     detail::check_append(bson_append_array_begin(parent, key.data(), detail::key_length(key), &array));
     std::uint32_t index = 0;
@@ -467,5 +468,16 @@ struct codec<RefMany<T, P>> {
     out = RefMany<T, P>(ids);
   }
 };
+
+// For std::variant: a Ref is its id, a ParentRef its id or null, a RefMany an array of ids.
+template <class T, Dangling P>
+struct detail::variant_shape<Ref<T, P>> {
+  static constexpr type_mask types = variant_shape<id_type_t<T>>::types;
+  static bool fits(const bson_iter_t& it, std::string& why) { return variant_shape<id_type_t<T>>::fits(it, why); }
+};
+template <class T, Dangling P>
+struct detail::variant_shape<ParentRef<T, P>> : detail::variant_shape<std::optional<id_type_t<T>>> {};
+template <class T, Dangling P>
+struct detail::variant_shape<RefMany<T, P>> : detail::variant_shape<std::vector<id_type_t<T>>> {};
 
 }  // namespace odm

@@ -108,6 +108,7 @@ namespace detail {
 template <class T>
 void encode_embedded_item(bson_t* array, std::string_view key, const T& item) {
   using traits = record_traits<T, false>;
+  const EncodeLevel level;
   bson_t document;
   check_append(bson_append_document_begin(array, key.data(), key_length(key), &document));
   std::size_t current = 0;
@@ -140,6 +141,7 @@ struct codec<Subset<T, N, OrderKey, Which>> {
     if (value.size() > N) [[unlikely]]
       throw EncodeError("the subset holds " + std::to_string(value.size()) + " items, more than its " +
                         std::to_string(N));
+    const detail::EncodeLevel level;
     bson_t array;
     detail::check_append(bson_append_array_begin(parent, key.data(), detail::key_length(key), &array));
     std::uint32_t index = 0;
@@ -157,5 +159,8 @@ struct codec<Subset<T, N, OrderKey, Which>> {
     out = subset(std::move(items));
   }
 };
+
+template <class T, std::size_t N, auto OrderKey, Keep Which>
+struct detail::variant_shape<Subset<T, N, OrderKey, Which>> : detail::variant_shape<std::vector<T>> {};
 
 }  // namespace odm
