@@ -59,6 +59,7 @@ enum class Capability {
   first_batch_of_101,       // a find without batchSize answers 101 documents first
   replica_set,              // a replica-set member or mongos: retryable writes, causal consistency
   fail_command,             // MongoDB's failCommand fail point (enableTestCommands)
+  insert_counts,            // an insert's reply counts in `n` only the documents it stored
 };
 
 struct EngineGap {
@@ -81,6 +82,11 @@ inline constexpr EngineGap engine_gaps[] = {
      "(MongoDB 4.2) says"},
     {Engine::mongo_java_server, Capability::duplicate_key_details,
      "its duplicate-key write errors carry no keyPattern and no keyValue, only the E11000 message"},
+    {Engine::mongo_java_server, Capability::insert_counts,
+     "its insert reply counts the refused documents in n (n: 5 for 2 stored of 5 sent, a duplicate at index 2); "
+     "MongoDB's n is the number of documents inserted "
+     "(https://www.mongodb.com/docs/manual/reference/command/insert/#output), and odm, which checks n against the "
+     "writes the reply accounts for, then reports every write it did not see refused as unconfirmed"},
     {Engine::mongo_java_server, Capability::first_batch_of_101,
      "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
      "(https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches)"},
