@@ -60,6 +60,7 @@ enum class Capability {
   replica_set,              // a replica-set member or mongos: retryable writes, causal consistency
   fail_command,             // MongoDB's failCommand fail point (enableTestCommands)
   insert_counts,            // an insert's reply counts in `n` only the documents it stored
+  array_filter_checks,      // an update's $[<identifier>] without its array filter is BadValue (2)
 };
 
 struct EngineGap {
@@ -87,6 +88,10 @@ inline constexpr EngineGap engine_gaps[] = {
      "MongoDB's n is the number of documents inserted "
      "(https://www.mongodb.com/docs/manual/reference/command/insert/#output), and odm, which checks n against the "
      "writes the reply accounts for, then reports every write it did not see refused as unconfirmed"},
+    {Engine::mongo_java_server, Capability::array_filter_checks,
+     "it reads a $[x] without an array filter as a field name (error 28, PathNotViable); MongoDB refuses the "
+     "update with BadValue (2): each identifier needs exactly one array filter "
+     "(https://www.mongodb.com/docs/manual/reference/operator/update/positional-filtered/)"},
     {Engine::mongo_java_server, Capability::first_batch_of_101,
      "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
      "(https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches)"},
