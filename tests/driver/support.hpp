@@ -61,6 +61,7 @@ enum class Capability {
   fail_command,             // MongoDB's failCommand fail point (enableTestCommands)
   insert_counts,            // an insert's reply counts in `n` only the documents it stored
   array_filter_checks,      // an update's $[<identifier>] without its array filter is BadValue (2)
+  large_in_queries,         // a find with a $in of 50,000 values answers within the socket timeout
 };
 
 struct EngineGap {
@@ -92,6 +93,10 @@ inline constexpr EngineGap engine_gaps[] = {
      "it reads a $[x] without an array filter as a field name (error 28, PathNotViable); MongoDB refuses the "
      "update with BadValue (2): each identifier needs exactly one array filter "
      "(https://www.mongodb.com/docs/manual/reference/operator/update/positional-filtered/)"},
+    {Engine::mongo_java_server, Capability::large_in_queries,
+     "its $in costs grow with the square of the values: a find with a $in of 50,000 values took 18 s over _id "
+     "and 37 s over an indexed field (measured on a quiet machine), near or past odm's 30 s socket timeout, and "
+     "it goes on working for an abandoned find, starving the tests that run beside it"},
     {Engine::mongo_java_server, Capability::first_batch_of_101,
      "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
      "(https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches)"},
