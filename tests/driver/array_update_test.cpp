@@ -83,6 +83,7 @@ TEST_F(ArrayUpdates, FiltersNestInsideAllPositional) {
 }
 
 TEST_F(ArrayUpdates, EachIdentifierNeedsExactlyOneFilterItUses) {
+  ODM_REQUIRE(array_filter_checks);
   insert_students();
   const auto set_grade = [&](const char* update, std::vector<odm::Document> filters = {}) {
     students().update_one(odm::field(&Student::id) == 1, odm::Update<Student>::raw(json(update)),

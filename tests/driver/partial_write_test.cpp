@@ -62,6 +62,7 @@ class PartialWrites : public DriverTest {
 };
 
 TEST_F(PartialWrites, AnOrderedInsertManyStopsAtADuplicateAndSaysWhatItStored) {
+  ODM_REQUIRE(insert_counts);
   auto coll = db().collection<Counter>();
   coll.insert_one(Counter{2, 0, "old"});
   try {
@@ -91,6 +92,7 @@ TEST_F(PartialWrites, AnOrderedInsertManyStopsAtADuplicateAndSaysWhatItStored) {
 }
 
 TEST_F(PartialWrites, AnUnorderedInsertManyGoesOnAndListsEachRefusedWrite) {
+  ODM_REQUIRE(insert_counts);
   auto coll = db().collection<Counter>();
   coll.insert_many(with_ids({1, 4}));
   try {
@@ -108,6 +110,7 @@ TEST_F(PartialWrites, AnUnorderedInsertManyGoesOnAndListsEachRefusedWrite) {
 }
 
 TEST_F(PartialWrites, AModelWithoutAnIdGetsTheIdsOdmGeneratedForWhatWasStored) {
+  ODM_REQUIRE(insert_counts);
   unique_host();
   auto lines = db().collection<LogLine>();
   lines.insert_one(LogLine{"b", "old"});
@@ -137,6 +140,7 @@ TEST_F(PartialWrites, AModelWithoutAnIdGetsTheIdsOdmGeneratedForWhatWasStored) {
 }
 
 TEST_F(PartialWrites, ABulkWriteAccountsForEveryKindOfWrite) {
+  ODM_REQUIRE(insert_counts);
   auto coll = db().collection<Counter>();
   for (const bool ordered : {true, false}) {
     SCOPED_TRACE(ordered ? "ordered" : "unordered");
@@ -260,6 +264,7 @@ TEST_F(PartialWritesThroughAProxy, AResetInTheMiddleOfABulkWrite) {
 // ---- randomized, against a reference model --------------------------------------------
 
 TEST_F(PartialWritesThroughAProxy, RandomInsertManyMatchesAReferenceModel) {
+  ODM_REQUIRE(insert_counts);
   // Small batches (3 writes) so that most insert_many calls span several commands.
   FaultProxy proxy(upstream_, {.fault = "none", .after = 0, .commands = "", .max_write_batch_size = 3});
   ASSERT_TRUE(proxy.running());

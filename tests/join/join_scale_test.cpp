@@ -55,6 +55,7 @@ class JoinScale : public odm_test::DriverTest {
 };
 
 TEST_F(JoinScale, OneHundredThousandReferencesResolveInTwoFinds) {
+  ODM_REQUIRE(large_in_queries);
   store_parts();
   Assembly assembly{1, {}};
   for (std::int32_t i = kParts - 1; i >= 0; --i) assembly.parts.push_back(i);  // newest first
@@ -78,6 +79,7 @@ TEST_F(JoinScale, OneHundredThousandReferencesResolveInTwoFinds) {
 }
 
 TEST_F(JoinScale, ChildrenOfOneHundredThousandParentsThroughTheirIndex) {
+  ODM_REQUIRE(large_in_queries);
   const std::vector<Part> parts = store_parts();
   odm::sync_indexes<Label>(db());  // {part: 1}, implied by the ParentRef
   std::vector<Label> labels;
