@@ -5,6 +5,7 @@
 // stay short whatever the input; far dates; keys MongoDB would refuse.
 
 #include "bson/hostile_support.hpp"
+#include "bson/thrown.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -26,9 +27,11 @@ using odm_hostile::append_cstring;
 using odm_hostile::append_int32;
 using odm_hostile::append_string;
 using odm_hostile::Bytes;
+using odm_hostile::code_with_scope_value;
 using odm_hostile::nested_bson;
 using odm_hostile::RawDocument;
 using odm_hostile::run_with_stack;
+using odm_hostile::string_value;
 
 constexpr std::string_view kTooDeep = "nested deeper than 100 levels of documents and arrays";
 constexpr std::size_t kMessageLimit = 2048;
@@ -74,20 +77,6 @@ struct Expr {
 struct Shallow {
   std::optional<std::int32_t> n;
 };
-
-template <class E, class Fn>
-E error_of(Fn&& fn) {
-  try {
-    fn();
-  } catch (const E& e) {
-    return e;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "wrong exception: " << e.what();
-    return E("<wrong>");
-  }
-  ADD_FAILURE() << "no exception thrown";
-  return E("<none>");
-}
 
 std::span<const std::uint8_t> span_of(const Bytes& bytes) { return {bytes.data(), bytes.size()}; }
 
@@ -168,7 +157,7 @@ void expect_all_decode(std::size_t levels) {
 template <class T>
 void expect_too_deep(const Bytes& bytes, const char* model) {
   SCOPED_TRACE(model);
-  const auto e = error_of<odm::DecodeError>([&] { (void)odm::from_bson<T>(span_of(bytes)); });
+  const auto e = odm_test::thrown<odm::DecodeError>([&] { (void)odm::from_bson<T>(span_of(bytes)); });
   EXPECT_NE(e.reason().find(kTooDeep), std::string::npos) << e.what();
   EXPECT_LT(std::string_view(e.what()).size(), kMessageLimit);
   EXPECT_LE(e.depth(), 100u);
@@ -184,7 +173,7 @@ void expect_all_refuse(std::size_t levels) {
   expect_too_deep<Expr>(in.expr, "Expr");
   expect_too_deep<Shallow>(in.expr, "Shallow (the deep field is skipped)");
   for (const Bytes* bytes : {&in.vnode, &in.mnode, &in.onode, &in.enode, &in.expr}) {
-    const auto e = error_of<odm::DecodeError>([&] { (void)odm::Document::from_bytes(*bytes); });
+    const auto e = odm_test::thrown<odm::DecodeError>([&] { (void)odm::Document::from_bytes(*bytes); });
     EXPECT_NE(e.reason().find(kTooDeep), std::string::npos) << e.what();
   }
 }
@@ -225,7 +214,7 @@ TEST(HostileNesting, OnA256KiBStackEncodingAtTheLimitWorksAndDeeperIsRefused) {
     MNode* at = &m;
     while (!at->m.empty()) at = &at->m.begin()->second;
     at->m["k"] = MNode{};
-    const auto e = error_of<odm::EncodeError>([&] { (void)odm::to_bson(m); });
+    const auto e = odm_test::thrown<odm::EncodeError>([&] { (void)odm::to_bson(m); });
     EXPECT_NE(e.reason().find(kTooDeep), std::string::npos) << e.what();
     EXPECT_LT(std::string_view(e.what()).size(), kMessageLimit);
   });
@@ -246,7 +235,7 @@ TEST(HostileNesting, JsonAtAndPastTheReadersLimit) {
   EXPECT_NO_THROW((void)odm::from_json<Shallow>(json_of(98)));
   // Past the reader's limit, and far past it: a JsonError that says so, never a crash.
   for (const std::size_t levels : {99u, 100u, 101u, 1000u, 200000u}) {
-    const auto e = error_of<odm::JsonError>([&] { (void)odm::from_json<MNode>(json_of(levels)); });
+    const auto e = odm_test::thrown<odm::JsonError>([&] { (void)odm::from_json<MNode>(json_of(levels)); });
     EXPECT_NE(std::string_view(e.what()).find("nested deeper than"), std::string::npos) << e.what();
   }
   // Arrays count too; run on a small stack.
@@ -267,7 +256,7 @@ TEST(HostileNesting, ADocumentAtTheLimitPrintsOrIsRefusedNamingTheReadersLimit) 
   EXPECT_EQ(odm::Document::from_json(at98.to_canonical_json()), at98);
   for (const std::size_t levels : {99u, 100u}) {
     const odm::Document deep = odm::Document::from_bytes(documents(levels, "a", "b"));
-    const auto e = error_of<odm::EncodeError>([&] { (void)deep.to_json(); });
+    const auto e = odm_test::thrown<odm::EncodeError>([&] { (void)deep.to_json(); });
     EXPECT_NE(e.reason().find("98 levels of JSON"), std::string::npos) << e.what();
   }
   // A date in the document at level 98 is printed {"$date": ...}, one JSON level more
@@ -320,7 +309,7 @@ TEST(HostileTime, AnErrorAtTheBottomOfADeepVariantTreeIsShortAndNamesTheBottom) 
         }
       },
       [](std::size_t level) { return level % 3 == 0; }, leaf);
-  const auto e = error_of<odm::DecodeError>([&] { (void)odm::from_bson<Expr>(span_of(bytes)); });
+  const auto e = odm_test::thrown<odm::DecodeError>([&] { (void)odm::from_bson<Expr>(span_of(bytes)); });
   EXPECT_LT(std::string_view(e.what()).size(), kMessageLimit);
   const std::string what = e.what();
   EXPECT_NE(what.find("node.terms.0.node"), std::string::npos) << what;
@@ -355,14 +344,14 @@ TEST(HostileMessages, UserDataInAMessageIsCutHoweverLongItIs) {
   // A map key from the input, with a value of the wrong type.
   {
     const Bytes bytes = RawDocument().document("counts", RawDocument().string(huge, "s").bytes()).bytes();
-    const auto e = error_of<odm::DecodeError>([&] { (void)odm::from_bson<Counts>(span_of(bytes)); });
+    const auto e = odm_test::thrown<odm::DecodeError>([&] { (void)odm::from_bson<Counts>(span_of(bytes)); });
     EXPECT_LT(std::string_view(e.what()).size(), kMessageLimit);
     EXPECT_EQ(e.path(), "counts." + huge);  // path() is whole
   }
   // An unknown field of a strict model.
   {
     const Bytes bytes = RawDocument().int32("n", 1).int32(huge, 2).bytes();
-    const auto e = error_of<odm::DecodeError>([&] { (void)odm::from_bson<Strict>(span_of(bytes)); });
+    const auto e = odm_test::thrown<odm::DecodeError>([&] { (void)odm::from_bson<Strict>(span_of(bytes)); });
     EXPECT_LT(std::string_view(e.what()).size(), kMessageLimit);
   }
   // A skipped field with a problem deep inside, under long keys at every level.
@@ -375,52 +364,39 @@ TEST(HostileMessages, UserDataInAMessageIsCutHoweverLongItIs) {
           append_string(element, bad_utf8);
           return element;
         }());
-    const auto e = error_of<odm::DecodeError>([&] { (void)odm::from_bson<Shallow>(span_of(bytes)); });
+    const auto e = odm_test::thrown<odm::DecodeError>([&] { (void)odm::from_bson<Shallow>(span_of(bytes)); });
     EXPECT_LT(std::string_view(e.what()).size(), kMessageLimit);
     EXPECT_NE(e.reason().find("UTF-8"), std::string::npos) << e.what();
-    const auto from_bytes = error_of<odm::DecodeError>([&] { (void)odm::Document::from_bytes(bytes); });
+    const auto from_bytes = odm_test::thrown<odm::DecodeError>([&] { (void)odm::Document::from_bytes(bytes); });
     EXPECT_LT(std::string_view(from_bytes.what()).size(), kMessageLimit);
   }
   // An enum name, a legacy decimal string, a strict struct in a variant.
   {
     const Bytes bytes = RawDocument().string("colour", huge).bytes();
-    const auto e = error_of<odm::DecodeError>([&] { (void)odm::from_bson<Painted>(span_of(bytes)); });
+    const auto e = odm_test::thrown<odm::DecodeError>([&] { (void)odm::from_bson<Painted>(span_of(bytes)); });
     EXPECT_LT(std::string_view(e.what()).size(), kMessageLimit);
   }
   {
     const Bytes bytes = RawDocument().string("price", huge).bytes();
-    const auto e = error_of<odm::DecodeError>([&] { (void)odm::from_bson<Legacy>(span_of(bytes)); });
+    const auto e = odm_test::thrown<odm::DecodeError>([&] { (void)odm::from_bson<Legacy>(span_of(bytes)); });
     EXPECT_LT(std::string_view(e.what()).size(), kMessageLimit);
   }
   {
     const Bytes bytes = RawDocument().document("pick", RawDocument().int32("n", 1).int32(huge, 1).bytes()).bytes();
-    const auto e = error_of<odm::DecodeError>([&] { (void)odm::from_bson<Choice>(span_of(bytes)); });
+    const auto e = odm_test::thrown<odm::DecodeError>([&] { (void)odm::from_bson<Choice>(span_of(bytes)); });
     EXPECT_LT(std::string_view(e.what()).size(), kMessageLimit);
   }
   // Encoding: a long map key that MongoDB would refuse.
   {
     Counts counts;
     counts.counts["$" + huge] = 1;
-    const auto e = error_of<odm::EncodeError>([&] { (void)odm::to_bson(counts); });
+    const auto e = odm_test::thrown<odm::EncodeError>([&] { (void)odm::to_bson(counts); });
     EXPECT_LT(std::string_view(e.what()).size(), kMessageLimit);
   }
 }
 
 // ---- the whole input is checked ------------------------------------------------------
 
-Bytes string_value(std::string_view text) {
-  Bytes out;
-  append_string(out, text);
-  return out;
-}
-Bytes code_with_scope(std::string_view code, const Bytes& scope) {
-  Bytes body = string_value(code);
-  body.insert(body.end(), scope.begin(), scope.end());
-  Bytes out;
-  append_int32(out, static_cast<std::int64_t>(body.size()) + 4);
-  out.insert(out.end(), body.begin(), body.end());
-  return out;
-}
 
 struct Holder {
   std::vector<Shallow> items;
@@ -442,9 +418,9 @@ TEST(HostileValidation, BadUtf8InEveryStringLikeTypeDeepInsideWhatAModelSkips) {
       {0x0B, regex_pattern},
       {0x0B, regex_options},
       {0x0C, dbpointer},
-      {0x0F, code_with_scope(bad, RawDocument().bytes())},
-      {0x0F, code_with_scope("f()", RawDocument().string("s", bad).bytes())},
-      {0x0F, code_with_scope("f()", RawDocument().int32(bad, 1).bytes())},
+      {0x0F, code_with_scope_value(bad, RawDocument().bytes())},
+      {0x0F, code_with_scope_value("f()", RawDocument().string("s", bad).bytes())},
+      {0x0F, code_with_scope_value("f()", RawDocument().int32(bad, 1).bytes())},
   };
   for (std::size_t i = 0; i < values.size(); ++i) {
     SCOPED_TRACE("case " + std::to_string(i));
@@ -454,10 +430,10 @@ TEST(HostileValidation, BadUtf8InEveryStringLikeTypeDeepInsideWhatAModelSkips) {
     Bytes junk_array = RawDocument().document("0", inner).bytes();
     const Bytes item = RawDocument().int32("n", 1).document("junk", junk_array, 0x04).bytes();
     const Bytes bytes = RawDocument().document("items", RawDocument().document("0", item).bytes(), 0x04).bytes();
-    const auto e = error_of<odm::DecodeError>([&] { (void)odm::from_bson<Holder>(span_of(bytes)); });
+    const auto e = odm_test::thrown<odm::DecodeError>([&] { (void)odm::from_bson<Holder>(span_of(bytes)); });
     EXPECT_EQ(e.path().substr(0, 16), "items.0.junk.0.x") << e.what();
     EXPECT_NE(e.reason().find("UTF-8"), std::string::npos) << e.what();
-    const auto raw = error_of<odm::DecodeError>([&] { (void)odm::Document::from_bytes(bytes); });
+    const auto raw = odm_test::thrown<odm::DecodeError>([&] { (void)odm::Document::from_bytes(bytes); });
     EXPECT_NE(raw.reason().find("UTF-8"), std::string::npos) << raw.what();
   }
 }
@@ -493,7 +469,7 @@ TEST(HostileValidation, CorruptLengthsInFieldsTheModelDoesNotDeclare) {
   }
   // Code with scope whose total length disagrees with its parts.
   {
-    Bytes cws = code_with_scope("f()", RawDocument().bytes());
+    Bytes cws = code_with_scope_value("f()", RawDocument().bytes());
     cws[0] = static_cast<std::uint8_t>(cws[0] - 2);
     corrupt.push_back(RawDocument().element(0x0F, "code", cws).int32("n", 1).bytes());
   }
@@ -552,7 +528,7 @@ TEST(HostileJson, DatesFarBeforeYearZeroAndFarAfter9999ReadBack) {
 TEST(HostileJson, ATimePointBeyondWhatBsonHoldsIsAnEncodeError) {
   // sys_seconds reach 292 billion years; BSON's milliseconds 292 million.
   const WhenSeconds far{std::chrono::sys_seconds(std::chrono::seconds(INT64_MAX / 10))};
-  const auto e = error_of<odm::EncodeError>([&] { (void)odm::to_bson(far); });
+  const auto e = odm_test::thrown<odm::EncodeError>([&] { (void)odm::to_bson(far); });
   EXPECT_EQ(e.path(), "at");
   const WhenSeconds early{std::chrono::sys_seconds(std::chrono::seconds(INT64_MIN / 10))};
   EXPECT_THROW((void)odm::to_bson(early), odm::EncodeError);
@@ -620,7 +596,7 @@ TEST(HostileEncode, KeysMongoDbRefusesAreRefusedWhereverTheMapIsNamingThePath) {
     Deep deep;
     deep.rows.resize(2);
     deep.rows[1]["ok"] = std::map<std::string, std::int32_t>{{key, 1}};
-    const auto e = error_of<odm::EncodeError>([&] { (void)odm::to_bson(deep); });
+    const auto e = odm_test::thrown<odm::EncodeError>([&] { (void)odm::to_bson(deep); });
     EXPECT_EQ(e.path(), "rows.1.ok") << e.what();
     EXPECT_NE(e.reason().find("map key"), std::string::npos) << e.what();
   }
