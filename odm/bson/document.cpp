@@ -104,8 +104,9 @@ bool parse_libbson_date(std::string_view text, std::int64_t& ms) noexcept {
 ///   taken when it starts after one (under a C locale whose decimal point is a comma,
 ///   libbson's "7,3" becomes two pieces that are both left alone);
 /// - "%.20g" gives at least 17 significant digits, which read back as the very same double.
-/// And a `"$date"` is a date's wrapper exactly when it is the first key of an object: the
-/// walk before printing refuses any document of the user's whose first key is "$date".
+/// And a `"$date"` is a date's wrapper exactly when it is the first key of an object other
+/// than the whole document and a scope: the walk before printing refuses any embedded
+/// document of the user's whose first key is "$date".
 std::string relaxed_fixups(std::string_view json) {
   std::string out;
   out.reserve(json.size());
@@ -120,7 +121,11 @@ std::string relaxed_fixups(std::string_view json) {
       out.append(token);
       i = end;
       constexpr std::string_view date_value = " : \"";
-      if (token == "\"$date\"" && out.ends_with("{ \"$date\"") && json.substr(i).starts_with(date_value)) {
+      // (Not the first key of the whole document or of a scope: those are the user's own
+      // keys, which the walk leaves alone, and a string there is not a date.)
+      constexpr std::string_view wrapper = "{ \"$date\"";
+      if (token == "\"$date\"" && out.ends_with(wrapper) && out.size() != wrapper.size() &&
+          !out.ends_with("\"$scope\" : { \"$date\"") && json.substr(i).starts_with(date_value)) {
         const std::size_t text_start = i + date_value.size();
         const std::size_t text_end = json.find('"', text_start);
         const std::string_view text = json.substr(text_start, text_end - text_start);

@@ -40,6 +40,22 @@ inline void append_string(Bytes& out, std::string_view text) {
   append_cstring(out, text);
 }
 
+/// A BSON string value (also code's and a symbol's): int32 length, the bytes, a NUL.
+inline Bytes string_value(std::string_view text) {
+  Bytes out;
+  append_string(out, text);
+  return out;
+}
+/// A code-with-scope value: int32 total length, the code as a string, the scope document.
+inline Bytes code_with_scope_value(std::string_view code, const Bytes& scope) {
+  Bytes body = string_value(code);
+  body.insert(body.end(), scope.begin(), scope.end());
+  Bytes out;
+  append_int32(out, static_cast<std::int64_t>(body.size()) + 4);
+  out.insert(out.end(), body.begin(), body.end());
+  return out;
+}
+
 /// A document built element by element from raw bytes; `bytes()` adds the length prefix
 /// and the terminator.
 class RawDocument {

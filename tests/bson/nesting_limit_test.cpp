@@ -5,6 +5,7 @@
 // an error that says so, never a crash.
 
 #include "bson/hostile_support.hpp"
+#include "bson/thrown.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -58,17 +59,6 @@ void dismantle(Node& root) {
   }
 }
 
-template <class E, class Fn>
-E error_of(Fn&& fn) {
-  try {
-    fn();
-  } catch (const E& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no " << typeid(E).name() << " thrown";
-  return E("<none>");
-}
-
 bson_t view_of(const Bytes& bytes) {
   bson_t view;
   if (!bson_init_static(&view, bytes.data(), bytes.size())) throw std::runtime_error("not a document");
@@ -77,7 +67,7 @@ bson_t view_of(const Bytes& bytes) {
 
 TEST(NestingLimit, ADocumentAtTheLimitIsAcceptedOneLevelMoreIsRefusedSayingSo) {
   EXPECT_NO_THROW((void)odm::Document::from_bytes(nested_documents(100)));
-  const auto e = error_of<odm::DecodeError>([] { (void)odm::Document::from_bytes(nested_documents(101)); });
+  const auto e = odm_test::thrown<odm::DecodeError>([] { (void)odm::Document::from_bytes(nested_documents(101)); });
   EXPECT_NE(e.reason().find(kTooDeep), std::string::npos) << e.what();
   EXPECT_EQ(e.depth(), 100u);  // a.a. ... .a: the key of the document at level 101
   EXPECT_LT(std::string_view(e.what()).size(), kMessageLimit);
@@ -94,7 +84,7 @@ TEST(NestingLimit, ARecursiveModelDecodesUpToTheLimit) {
   std::size_t depth = 1;
   for (const Node* at = &decoded; !at->children.empty(); at = &at->children.front()) ++depth;
   EXPECT_EQ(depth, 50u);
-  const auto e = error_of<odm::DecodeError>([] { (void)odm::from_bson<Node>(std::span<const std::uint8_t>(node_chain(51))); });
+  const auto e = odm_test::thrown<odm::DecodeError>([] { (void)odm::from_bson<Node>(std::span<const std::uint8_t>(node_chain(51))); });
   EXPECT_NE(e.reason().find(kTooDeep), std::string::npos) << e.what();
   EXPECT_EQ(e.path().substr(0, 13), "children.0.ch");
   EXPECT_LT(std::string_view(e.what()).size(), kMessageLimit);
@@ -107,21 +97,21 @@ void expect_all_refuse(std::size_t levels) {
   const Bytes nodes = node_chain((levels + 1) / 2);
   const bson_t view = view_of(deep);
 
-  const auto decode = error_of<odm::DecodeError>([&] { (void)odm::Document::from_bytes(deep); });
+  const auto decode = odm_test::thrown<odm::DecodeError>([&] { (void)odm::Document::from_bytes(deep); });
   EXPECT_NE(decode.reason().find(kTooDeep), std::string::npos) << decode.what();
   EXPECT_LT(std::string_view(decode.what()).size(), kMessageLimit);
 
-  const auto node = error_of<odm::DecodeError>([&] { (void)odm::from_bson<Node>(std::span<const std::uint8_t>(nodes)); });
+  const auto node = odm_test::thrown<odm::DecodeError>([&] { (void)odm::from_bson<Node>(std::span<const std::uint8_t>(nodes)); });
   EXPECT_NE(node.reason().find(kTooDeep), std::string::npos) << node.what();
   EXPECT_LT(std::string_view(node.what()).size(), kMessageLimit);
 
   // A field the model does not declare is not decoded, but its nesting is still checked.
-  const auto skipped = error_of<odm::DecodeError>([&] { (void)odm::from_bson<Shallow>(&view); });
+  const auto skipped = odm_test::thrown<odm::DecodeError>([&] { (void)odm::from_bson<Shallow>(&view); });
   EXPECT_NE(skipped.reason().find(kTooDeep), std::string::npos) << skipped.what();
 
   // A Document that was never validated (copy_of trusts its caller): to_json refuses it.
   const odm::Document unchecked = odm::Document::copy_of(&view);
-  const auto json = error_of<odm::EncodeError>([&] { (void)unchecked.to_json(); });
+  const auto json = odm_test::thrown<odm::EncodeError>([&] { (void)unchecked.to_json(); });
   EXPECT_LT(std::string_view(json.what()).size(), kMessageLimit);
   EXPECT_THROW((void)unchecked.to_canonical_json(), odm::EncodeError);
 
@@ -130,7 +120,7 @@ void expect_all_refuse(std::size_t levels) {
   for (std::size_t i = 0; i < levels; ++i) text += "{\"a\": ";
   text += "1";
   text.append(levels, '}');
-  const auto from_json = error_of<odm::JsonError>([&] { (void)odm::Document::from_json(text); });
+  const auto from_json = odm_test::thrown<odm::JsonError>([&] { (void)odm::Document::from_json(text); });
   EXPECT_NE(std::string_view(from_json.what()).find("nested deeper than"), std::string::npos) << from_json.what();
   EXPECT_THROW((void)odm::from_json<Node>(text), odm::JsonError);
 }
@@ -158,14 +148,14 @@ TEST(NestingLimit, NothingRecursesPastTheLimitOnAThreadWithASmallStack) {
 TEST(NestingLimit, EncodingRefusesTreesDeeperThanTheLimit) {
   EXPECT_NO_THROW((void)odm::to_bson(node_tree(50)));  // 100 levels: what MongoDB stores
   Node too_deep = node_tree(51);
-  const auto e = error_of<odm::EncodeError>([&] { (void)odm::to_bson(too_deep); });
+  const auto e = odm_test::thrown<odm::EncodeError>([&] { (void)odm::to_bson(too_deep); });
   EXPECT_NE(e.reason().find(kTooDeep), std::string::npos) << e.what();
   EXPECT_EQ(e.path().substr(0, 22), "children.0.children.0.");
   dismantle(too_deep);
 
   // 10,000 levels crashed the encoder; now it stops at the limit.
   Node huge = node_tree(10000);
-  const auto deep = error_of<odm::EncodeError>([&] { (void)odm::to_bson(huge); });
+  const auto deep = odm_test::thrown<odm::EncodeError>([&] { (void)odm::to_bson(huge); });
   EXPECT_NE(deep.reason().find(kTooDeep), std::string::npos) << deep.what();
   EXPECT_LT(deep.depth(), 101u);
   EXPECT_LT(std::string_view(deep.what()).size(), kMessageLimit);

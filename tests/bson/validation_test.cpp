@@ -22,15 +22,12 @@ using odm_hostile::append_cstring;
 using odm_hostile::append_int32;
 using odm_hostile::append_string;
 using odm_hostile::Bytes;
+using odm_hostile::code_with_scope_value;
 using odm_hostile::RawDocument;
+using odm_hostile::string_value;
 
 constexpr std::string_view kBad = "a\xff" "b";  // not UTF-8
 
-Bytes string_value(std::string_view text) {
-  Bytes out;
-  append_string(out, text);
-  return out;
-}
 Bytes regex_value(std::string_view pattern, std::string_view options) {
   Bytes out;
   append_cstring(out, pattern);
@@ -40,14 +37,6 @@ Bytes regex_value(std::string_view pattern, std::string_view options) {
 Bytes dbpointer_value(std::string_view collection) {
   Bytes out = string_value(collection);
   out.insert(out.end(), 12, 0x11);
-  return out;
-}
-Bytes code_with_scope_value(std::string_view code, const Bytes& scope) {
-  Bytes body = string_value(code);
-  body.insert(body.end(), scope.begin(), scope.end());
-  Bytes out;
-  append_int32(out, static_cast<std::int64_t>(body.size()) + 4);
-  out.insert(out.end(), body.begin(), body.end());
   return out;
 }
 const Bytes kEmptyScope = RawDocument().bytes();

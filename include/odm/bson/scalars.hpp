@@ -203,6 +203,15 @@ template <class Duration>
 struct codec<std::chrono::time_point<std::chrono::system_clock, Duration>> {
   using time_point = std::chrono::time_point<std::chrono::system_clock, Duration>;
   static void encode(bson_t* parent, std::string_view key, const time_point& value) {
+    if constexpr (std::ratio_greater_v<typename Duration::period, std::milli> &&
+                  std::is_integral_v<typename Duration::rep>) {
+      // A coarser unit (sys_seconds, sys_days) reaches past BSON's int64 milliseconds:
+      // compared in its own unit, since converting first would overflow.
+      constexpr Duration latest = std::chrono::floor<Duration>(std::chrono::milliseconds::max());
+      constexpr Duration earliest = std::chrono::ceil<Duration>(std::chrono::milliseconds::min());
+      if (value.time_since_epoch() > latest || value.time_since_epoch() < earliest) [[unlikely]]
+        throw EncodeError("time point is out of the range of a BSON date (int64 milliseconds since the epoch)");
+    }
     const auto ms = std::chrono::floor<std::chrono::milliseconds>(value).time_since_epoch().count();
     detail::check_append(bson_append_date_time(parent, key.data(), detail::key_length(key), ms));
   }

@@ -37,6 +37,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <ranges>
 #include <string>
@@ -99,12 +100,21 @@ BulkWriteResult<typename collection_id<T>::type> finish_bulk(BulkOutcome outcome
     written.ids[i] = decode_written_id<Id>(outcome.insert_ids[i], core, operation);
     if (outcome.statuses[i] == WriteStatus::applied) result.inserted_ids.push_back(*written.ids[i]);
   }
-  for (auto& [index, holder] : outcome.counts.upserted_ids)
-    result.upserted_ids.emplace_back(index, decode_written_id<Id>(holder, core, operation));
-  if (!outcome.error) return std::move(written.result);
+  // An upserted id that does not fit the model is a DecodeAfterWriteError, but thrown as a
+  // PartialWrite like any other failure, so that the other writes stay accounted for (the
+  // error that stopped the writes, if any, comes first).
+  std::exception_ptr error = outcome.error;
+  for (auto& [index, holder] : outcome.counts.upserted_ids) {
+    try {
+      result.upserted_ids.emplace_back(index, decode_written_id<Id>(holder, core, operation));
+    } catch (const DecodeAfterWriteError&) {
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (!error) return std::move(written.result);
   written.write_errors = std::move(outcome.write_errors);
   written.statuses = std::move(outcome.statuses);
-  throw_partial<T>(outcome.error, std::move(written));
+  throw_partial<T>(error, std::move(written));
 }
 
 /// `{_id: id}`.

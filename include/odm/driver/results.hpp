@@ -156,6 +156,8 @@ template <class T>
 [[noreturn]] void throw_partial(const std::exception_ptr& error, WrittenSoFar<typename PartialWrite<T>::id_type> written) {
   try {
     std::rethrow_exception(error);
+  } catch (const DecodeAfterWriteError& e) {
+    throw PartialWriteOf<T, DecodeAfterWriteError>(e, std::move(written));
   } catch (const DuplicateKeyError& e) {
     throw PartialWriteOf<T, DuplicateKeyError>(e, std::move(written));
   } catch (const WriteError& e) {
