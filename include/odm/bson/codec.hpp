@@ -105,31 +105,13 @@ decltype(auto) at_path(std::string_view key, Body&& body) {
 }
 
 /// `"text"`, cut after 64 characters: user data quoted in an error message.
-inline std::string quoted(std::string_view text) {
-  constexpr std::size_t limit = 64;
-  std::string out = "\"";
-  out.append(text.substr(0, limit));
-  if (text.size() > limit) out += "...";
-  out += '"';
-  return out;
-}
+std::string quoted(std::string_view text);
 
 /// A key from the input for an error message: cut after 64 bytes.
-inline std::string shown_key(const char* key, std::size_t length) {
-  constexpr std::size_t limit = 64;
-  std::string out(key, std::min(length, limit));
-  if (length > limit) out += "...";
-  return out;
-}
+std::string shown_key(const char* key, std::size_t length);
 
 /// "expected date, got string"
-[[noreturn]] inline void throw_unexpected_type(const bson_iter_t& it, std::string_view expected) {
-  std::string message = "expected ";
-  message += expected;
-  message += ", got ";
-  message += bson_type_name(bson_iter_type(&it));
-  throw DecodeError(std::move(message));
-}
+[[noreturn]] void throw_unexpected_type(const bson_iter_t& it, std::string_view expected);
 
 /// Throws unless the value at `it` has BSON type `type`.
 inline void expect_type(const bson_iter_t& it, bson_type_t type, std::string_view expected) {
@@ -305,17 +287,7 @@ constexpr type_mask type_bits(Types... types) noexcept {
 inline constexpr type_mask any_type = ~type_mask{0};
 
 /// "string", "int or long": the types of a mask, for error messages.
-inline std::string type_names(type_mask mask) {
-  if (mask == any_type) return "any type";
-  std::string out;
-  for (unsigned code = 1; code <= 0xFF; ++code) {
-    const auto type = static_cast<bson_type_t>(code);
-    if (type_bit(type) == 0 || (mask & type_bit(type)) == 0) continue;
-    if (!out.empty()) out += " or ";
-    out += bson_type_name(type);
-  }
-  return out;
-}
+std::string type_names(type_mask mask);
 
 /// Whether decoding the value at `it` as a T succeeds; if not, `why` is the reason.
 template <class T>

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace odm {
@@ -43,6 +44,23 @@ consteval auto sorted_names() {
   return entries;
 }
 
+/// Members decoded inline where the decoder reaches them: numbers, whose decoding is a few
+/// instructions. Every other member's codec is compiled once, in decode_member_value, which
+/// both the in-order path and the lookup table call: a model's decoder is then one copy of
+/// each member's codec, shared by its decoding as a document and as an embedded one.
+template <class M>
+inline constexpr bool decodes_inline = std::is_arithmetic_v<M>;
+
+/// Decodes member I of `out` (no path added).
+template <class T, std::size_t I>
+[[gnu::noinline]] void decode_member_value(const bson_iter_t& it, T& out) {
+  using M = boost::pfr::tuple_element_t<I, T>;
+  // An unmapped member gets odm's message (check_member_is_mappable), not a
+  // "no member named decode" from deep inside the codec.
+  check_member_is_mappable<T, M>();
+  if constexpr (mappable<M>) codec<M>::decode(it, boost::pfr::get<I>(out));
+}
+
 template <class T, bool Root>
 struct record_traits {
   static constexpr std::size_t size = member_count<T>;
@@ -63,12 +81,7 @@ struct record_traits {
 
   using decode_function = void (*)(const bson_iter_t&, T&);
   static constexpr auto decoders = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<decode_function, size>{[](const bson_iter_t& it, T& out) {
-      // An unmapped member gets odm's message (check_member_is_mappable), not a
-      // "no member named decode" from deep inside this table.
-      check_member_is_mappable<T, member_type<I>>();
-      if constexpr (mappable<member_type<I>>) codec<member_type<I>>::decode(it, boost::pfr::get<I>(out));
-    }...};
+    return std::array<decode_function, size>{&decode_member_value<T, I>...};
   }(std::make_index_sequence<size>{});
 
   static constexpr auto optional_members = []<std::size_t... I>(std::index_sequence<I...>) {
@@ -124,7 +137,10 @@ inline void decode_member(const bson_iter_t& it, T& out) {
   check_member_is_mappable<T, M>();
   if constexpr (mappable<M>) {
     try {
-      codec<M>::decode(it, boost::pfr::get<I>(out));
+      if constexpr (decodes_inline<M>)
+        codec<M>::decode(it, boost::pfr::get<I>(out));
+      else
+        decode_member_value<T, I>(it, out);
     } catch (PathError& e) {
       e.prepend(Traits::names[I]);
       throw;

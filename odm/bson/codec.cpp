@@ -1,0 +1,70 @@
+// The codec's helpers that are not on its fast path (error messages), compiled once.
+#include <odm/bson/codec.hpp>
+#include <odm/bson/containers.hpp>
+
+#include <algorithm>
+
+namespace odm::detail {
+
+std::string quoted(std::string_view text) {
+  constexpr std::size_t limit = 64;
+  std::string out = "\"";
+  out.append(text.substr(0, limit));
+  if (text.size() > limit) out += "...";
+  out += '"';
+  return out;
+}
+
+std::string shown_key(const char* key, std::size_t length) {
+  constexpr std::size_t limit = 64;
+  std::string out(key, std::min(length, limit));
+  if (length > limit) out += "...";
+  return out;
+}
+
+[[noreturn]] void throw_unexpected_type(const bson_iter_t& it, std::string_view expected) {
+  std::string message = "expected ";
+  message += expected;
+  message += ", got ";
+  message += bson_type_name(bson_iter_type(&it));
+  throw DecodeError(std::move(message));
+}
+
+std::string type_names(type_mask mask) {
+  if (mask == any_type) return "any type";
+  std::string out;
+  for (unsigned code = 1; code <= 0xFF; ++code) {
+    const auto type = static_cast<bson_type_t>(code);
+    if (type_bit(type) == 0 || (mask & type_bit(type)) == 0) continue;
+    if (!out.empty()) out += " or ";
+    out += bson_type_name(type);
+  }
+  return out;
+}
+
+}  // namespace odm::detail
+
+namespace odm::detail {
+
+bool children_fit(const bson_iter_t& it, type_mask types, std::string& why) {
+  if (types == any_type) return true;
+  bson_iter_t child = recurse(it);
+  while (next(child)) {
+    if ((types & type_bit(bson_iter_type(&child))) == 0) {
+      why = shown_key(bson_iter_key(&child), bson_iter_key_len(&child)) + ": expected " +
+            type_names(types) + ", got " + std::string(bson_type_name(bson_iter_type(&child)));
+      return false;
+    }
+  }
+  return true;
+}
+
+bool container_fits(const bson_iter_t& it, bson_type_t type, type_mask child_types, std::string& why) {
+  if (bson_iter_type(&it) != type) {
+    why = "expected " + std::string(bson_type_name(type)) + ", got " + std::string(bson_type_name(bson_iter_type(&it)));
+    return false;
+  }
+  return children_fit(it, child_types, why);
+}
+
+}  // namespace odm::detail
