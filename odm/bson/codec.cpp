@@ -68,3 +68,33 @@ bool container_fits(const bson_iter_t& it, bson_type_t type, type_mask child_typ
 }
 
 }  // namespace odm::detail
+
+namespace odm::detail {
+
+void throw_malformed_at(std::uint32_t offset) {
+  throw DecodeError("malformed BSON at byte " + std::to_string(offset));
+}
+
+void throw_integer_out_of_range(std::int64_t value, std::size_t bits) {
+  throw DecodeError("value " + std::to_string(value) + " does not fit a " + std::to_string(bits) + "-bit integer");
+}
+
+void throw_inexact_double(std::int64_t value) {
+  throw DecodeError("long value " + std::to_string(value) + " cannot be held exactly by a double");
+}
+
+void throw_date_out_of_range(std::int64_t ms) {
+  throw DecodeError("date " + std::to_string(ms) + " ms is out of this time point's range");
+}
+
+void throw_date_off_grid(std::int64_t ms, std::int64_t grid) {
+  throw DecodeError("date " + std::to_string(ms) + " ms is not a whole number of the member's time unit (" +
+                    std::to_string(grid) + " ms); declare it as std::chrono::system_clock::time_point");
+}
+
+void throw_no_alternative(std::size_t alternatives, const bson_iter_t& it, const std::string& reasons) {
+  throw DecodeError("none of the variant's " + std::to_string(alternatives) + " alternatives fits the stored " +
+                    std::string(bson_type_name(bson_iter_type(&it))) + " (" + reasons + ")");
+}
+
+}  // namespace odm::detail

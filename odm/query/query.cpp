@@ -2,6 +2,7 @@
 // updates. Compiled once here instead of in every file that builds queries.
 #include <odm/query/filter.hpp>
 #include <odm/query/update.hpp>
+#include <odm/query/value.hpp>
 
 #include <algorithm>
 #include <iterator>
@@ -257,6 +258,19 @@ Document merge_updates(const Document& a, const Document& b) {
       }
     }
     check_append(bson_append_document_end(out.get_mutable(), &fields));
+  }
+  return out;
+}
+
+}  // namespace odm::detail
+
+namespace odm::detail {
+
+std::string PathNames::dotted(bool nested) const {
+  std::string out;
+  for (std::size_t i = 0; i < depth; ++i) {
+    if (i != 0) out += '.';
+    out += (i == 0 && nested) ? first_nested : names[i];
   }
   return out;
 }

@@ -256,11 +256,26 @@ inline void check_unread(const bson_iter_t& it) {
   }
 }
 
+// The codec's errors, built out of line (codec.cpp): their messages are assembled in one
+// place instead of inline in every decoder, keeping each decoder's code to its fast path.
+/// "malformed BSON at byte N"
+[[noreturn]] void throw_malformed_at(std::uint32_t offset);
+/// "value V does not fit a B-bit integer"
+[[noreturn]] void throw_integer_out_of_range(std::int64_t value, std::size_t bits);
+/// "long value V cannot be held exactly by a double"
+[[noreturn]] void throw_inexact_double(std::int64_t value);
+/// "date MS ms is out of this time point's range"
+[[noreturn]] void throw_date_out_of_range(std::int64_t ms);
+/// "date MS ms is not a whole number of the member's time unit (GRID ms); ..."
+[[noreturn]] void throw_date_off_grid(std::int64_t ms, std::int64_t grid);
+/// "none of the variant's N alternatives fits the stored TYPE (REASONS)"
+[[noreturn]] void throw_no_alternative(std::size_t alternatives, const bson_iter_t& it, const std::string& reasons);
+
 /// bson_iter_next, but corrupt bytes are an error rather than a silent end.
 [[gnu::always_inline]] inline bool next(bson_iter_t& it) {
   if (bson_iter_next(&it)) return true;
   if (it.err_off != 0) [[unlikely]]
-    throw DecodeError("malformed BSON at byte " + std::to_string(it.err_off));
+    throw_malformed_at(it.err_off);
   return false;
 }
 

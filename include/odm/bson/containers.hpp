@@ -212,8 +212,7 @@ struct codec<std::variant<T...>> {
     std::string reasons;
     const bool decoded = (decode_if_fits<T>(it, out, reasons) || ...);
     if (!decoded) [[unlikely]]
-      throw DecodeError("none of the variant's " + std::to_string(sizeof...(T)) + " alternatives fits the stored " +
-                        std::string(detail::bson_type_name(bson_iter_type(&it))) + " (" + reasons + ")");
+      detail::throw_no_alternative(sizeof...(T), it, reasons);
   }
 
  private:
