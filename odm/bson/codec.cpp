@@ -1,6 +1,7 @@
 // The codec's helpers that are not on its fast path (error messages), compiled once.
 #include <odm/bson/codec.hpp>
 #include <odm/bson/containers.hpp>
+#include <odm/bson/record.hpp>
 
 #include <algorithm>
 
@@ -96,5 +97,19 @@ void throw_no_alternative(std::size_t alternatives, const bson_iter_t& it, const
   throw DecodeError("none of the variant's " + std::to_string(alternatives) + " alternatives fits the stored " +
                     std::string(bson_type_name(bson_iter_type(&it))) + " (" + reasons + ")");
 }
+
+}  // namespace odm::detail
+
+namespace odm::detail {
+
+std::string unknown_field_reason(const char* key, std::size_t length) {
+  return shown_key(key, length) + ": unknown field (the model is strict)";
+}
+
+std::string field_type_reason(std::string_view name, type_mask expected, bson_type_t got) {
+  return std::string(name) + ": expected " + type_names(expected) + ", got " + std::string(bson_type_name(got));
+}
+
+std::string missing_field_reason(std::string_view name) { return std::string(name) + ": missing required field"; }
 
 }  // namespace odm::detail

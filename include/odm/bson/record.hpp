@@ -238,6 +238,14 @@ struct codec<T> {
 
 namespace detail {
 
+// Why a document does not fit a struct alternative (codec.cpp).
+/// "KEY: unknown field (the model is strict)"
+std::string unknown_field_reason(const char* key, std::size_t length);
+/// "NAME: expected TYPES, got TYPE"
+std::string field_type_reason(std::string_view name, type_mask expected, bson_type_t got);
+/// "NAME: missing required field"
+std::string missing_field_reason(std::string_view name);
+
 // A struct in a std::variant is picked by the document's own fields (one level deep):
 // every required member present, every field that names a member of a BSON type that
 // member can be stored as, and no unknown field if the model is strict.
@@ -262,21 +270,20 @@ struct variant_shape<T> {
       const std::size_t index = traits::find(std::string_view(key, length));
       if (index == traits::size) {
         if constexpr (is_strict<T>) {
-          why = shown_key(key, length) + ": unknown field (the model is strict)";
+          why = unknown_field_reason(key, length);
           return false;
         }
         continue;
       }
       if ((member_types[index] & type_bit(bson_iter_type(&child))) == 0) {
-        why = std::string(traits::names[index]) + ": expected " + type_names(member_types[index]) + ", got " +
-              std::string(bson_type_name(bson_iter_type(&child)));
+        why = field_type_reason(traits::names[index], member_types[index], bson_iter_type(&child));
         return false;
       }
       seen.set(index);
     }
     for (std::size_t i = 0; i < traits::size; ++i) {
       if (!seen[i] && !traits::optional_members[i]) {
-        why = std::string(traits::names[i]) + ": missing required field";
+        why = missing_field_reason(traits::names[i]);
         return false;
       }
     }
