@@ -35,6 +35,7 @@ command=$(grep -F '"command":' "$build/compile_commands.json" | grep -F 'compile
   sed -e 's/^ *"command": *"//' -e 's/",\{0,1\} *$//' -e 's/\\"/"/g')
 [ -n "$command" ] || { echo "bench_compile.sh: no compile command for service.cpp in $build" >&2; exit 1; }
 read -r -a words <<<"$command"
+[[ "${words[0]}" == *ccache ]] && words=("${words[@]:1}")  # a compiler launcher, if CMake wrote one
 flags=()
 skip=0
 for word in "${words[@]:1}"; do
@@ -46,7 +47,6 @@ for word in "${words[@]:1}"; do
   esac
 done
 compiler=${words[0]}
-[[ "$compiler" == *ccache ]] && compiler=$cxx
 
 work=$build/compile_cost
 mkdir -p "$work"
