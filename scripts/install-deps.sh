@@ -11,6 +11,7 @@ packages=(
   libmongoc-dev libbson-dev                    # MongoDB's C driver 1.23 (mongoc-1.0, bson-1.0)
   libboost1.81-dev                             # Boost.PFR and Boost.Multiprecision (1.74 has no PFR)
   libgtest-dev libbenchmark-dev                # GoogleTest, Google Benchmark
+  time                                         # /usr/bin/time for scripts/bench_compile.sh
   python3-mockupdb python3-mongomock python3-pymongo   # the wire-protocol test server
 )
 for arg in "$@"; do

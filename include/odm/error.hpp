@@ -14,6 +14,9 @@ namespace odm {
 class Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  // Defined in error.cpp: the class's vtable and type_info are emitted there once, not
+  // in every file that includes this header (likewise for each class below).
+  ~Error() override;
 };
 /// The spelling the driver documentation uses; the same type.
 using error = Error;
@@ -27,17 +30,15 @@ using error = Error;
 /// innermost 8, each step cut after 64 bytes); `path()` joins the steps when asked.
 class PathError : public Error {
  public:
-  explicit PathError(std::string reason) : Error(reason), reason_(std::move(reason)), message_(reason_) {}
+  explicit PathError(std::string reason);
+  PathError(const PathError&) = default;
+  PathError(PathError&&) noexcept = default;
+  PathError& operator=(const PathError&) = default;
+  PathError& operator=(PathError&&) noexcept = default;
+  ~PathError() override;
 
   /// The dotted path of the offending value ("" for the document itself), in full.
-  std::string path() const {
-    std::string out;
-    for (auto step = steps_.rbegin(); step != steps_.rend(); ++step) {
-      if (step != steps_.rbegin()) out += '.';
-      out += *step;
-    }
-    return out;
-  }
+  std::string path() const;
   /// How many keys and array indexes the path has.
   std::size_t depth() const noexcept { return steps_.size(); }
   /// What was wrong, without the path.
@@ -46,38 +47,16 @@ class PathError : public Error {
   const char* what() const noexcept override { return message_.c_str(); }
 
   /// Called by the codec as the exception leaves a field or array element.
-  void prepend(std::string_view key) {
-    steps_.emplace_back(key);
-    message_ = shown_path() + ": " + reason_;
-  }
+  void prepend(std::string_view key);
   /// Puts the whole path of `inner` in front of this error's (for code that catches an
   /// error and throws another one about the same place).
-  void prepend_path_of(const PathError& inner) {
-    if (inner.steps_.empty()) return;
-    steps_.insert(steps_.end(), inner.steps_.begin(), inner.steps_.end());
-    message_ = shown_path() + ": " + reason_;
-  }
+  void prepend_path_of(const PathError& inner);
 
  private:
   static constexpr std::size_t shown_steps = 8;  // at each end of a long path
   static constexpr std::size_t step_limit = 64;  // bytes of one step
 
-  std::string shown_path() const {
-    std::string out;
-    const std::size_t count = steps_.size();
-    for (std::size_t i = 0; i < count; ++i) {  // outermost first
-      if (i != 0) out += '.';
-      if (count > 2 * shown_steps && i == shown_steps) {
-        out += "(" + std::to_string(count - 2 * shown_steps) + " more levels)";
-        i = count - shown_steps - 1;
-        continue;
-      }
-      const std::string& step = steps_[count - 1 - i];
-      out.append(step, 0, step_limit);
-      if (step.size() > step_limit) out += "...";
-    }
-    return out;
-  }
+  std::string shown_path() const;
 
   std::string reason_;
   std::vector<std::string> steps_;  // innermost first
@@ -89,6 +68,7 @@ class PathError : public Error {
 class DecodeError : public PathError {
  public:
   using PathError::PathError;
+  ~DecodeError() override;
 };
 
 /// A value could not be written as BSON: a map key that would be an operator or a
@@ -96,6 +76,7 @@ class DecodeError : public PathError {
 class EncodeError : public PathError {
  public:
   using PathError::PathError;
+  ~EncodeError() override;
 };
 
 /// A value that is invalid whatever document it lives in: an ObjectId string that is
@@ -104,12 +85,14 @@ class EncodeError : public PathError {
 class ValueError : public Error {
  public:
   using Error::Error;
+  ~ValueError() override;
 };
 
 /// Adding, subtracting or comparing amounts in two different currencies.
 class CurrencyMismatch : public ValueError {
  public:
   using ValueError::ValueError;
+  ~CurrencyMismatch() override;
 };
 
 /// Using a reference's target before it was resolved, or after resolution found that
@@ -117,18 +100,21 @@ class CurrencyMismatch : public ValueError {
 class NotLoadedError : public Error {
  public:
   using Error::Error;
+  ~NotLoadedError() override;
 };
 
 /// A reference whose target does not exist, under the `Dangling::raise` policy.
 class DanglingReference : public Error {
  public:
   using Error::Error;
+  ~DanglingReference() override;
 };
 
 /// Text that is not valid (Extended) JSON.
 class JsonError : public Error {
  public:
   using Error::Error;
+  ~JsonError() override;
 };
 
 }  // namespace odm

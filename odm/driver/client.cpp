@@ -4,12 +4,16 @@
 
 #include <odm/driver/client.hpp>
 #include <odm/driver/errors.hpp>
+#include <odm/driver/session.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <limits>
 #include <mutex>
+#include <random>
 #include <string>
+#include <thread>
 
 namespace odm::detail {
 namespace {
@@ -292,5 +296,34 @@ void drop_database(const std::shared_ptr<ClientState>& client, const std::string
   bson_error_t error;
   if (!mongoc_database_drop_with_opts(handle.get(), nullptr, &error)) throw_error(error, nullptr, "drop database " + database);
 }
+
+
+TransactionError transaction_error() noexcept {
+  const auto labels = [](const auto& error) {
+    return TransactionError{error.has_label("TransientTransactionError"), error.has_label("UnknownTransactionCommitResult"),
+                            false};
+  };
+  try {
+    throw;
+  } catch (const ServerError& error) {
+    TransactionError result = labels(error);
+    result.max_time_expired = error.code() == 50;
+    return result;
+  } catch (const ConnectionError& error) {
+    return labels(error);
+  } catch (...) {
+    return {};
+  }
+}
+
+std::chrono::microseconds transaction_backoff(int attempt) {
+  thread_local std::minstd_rand random(std::random_device{}());
+  double limit_ms = 5.0;
+  for (int i = 0; i < attempt && limit_ms < 500.0; ++i) limit_ms *= 1.5;
+  const double ms = std::uniform_real_distribution<double>(0.0, std::min(limit_ms, 500.0))(random);
+  return std::chrono::microseconds(static_cast<std::int64_t>(ms * 1000.0));
+}
+
+void pause_for(std::chrono::microseconds duration) { std::this_thread::sleep_for(duration); }
 
 }  // namespace odm::detail

@@ -109,4 +109,14 @@ void throw_decode_after_write(const DecodeError& error, std::string operation, D
 }
 
 }  // namespace detail
+ConfigurationError::~ConfigurationError() = default;
+ConnectionError::~ConnectionError() = default;
+PoolExhausted::~PoolExhausted() = default;
+DriverError::~DriverError() = default;
+NotFound::~NotFound() = default;
+ServerError::~ServerError() = default;
+WriteError::~WriteError() = default;
+DuplicateKeyError::~DuplicateKeyError() = default;
+DecodeAfterWriteError::~DecodeAfterWriteError() = default;
+
 }  // namespace odm

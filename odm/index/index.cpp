@@ -22,6 +22,44 @@ IndexModel make_index(std::string collection, const std::vector<std::pair<std::s
   return index;
 }
 
+void add_declared_index(std::vector<IndexModel>& plan, std::string_view collection, std::string_view model,
+                        std::span<const PlannedKey> keys, const DeclaredOptions& options) {
+  std::vector<std::pair<std::string, std::int32_t>> fields;
+  fields.reserve(keys.size());
+  for (const PlannedKey& key : keys) fields.emplace_back(std::string(key.field), key.order);
+  IndexModel index = make_index(std::string(collection), fields, "declared by " + std::string(model));
+  index.declared = true;
+  if (!options.name.empty()) index.name = std::string(options.name);
+  index.unique = options.unique;
+  index.sparse = options.sparse;
+  if (!options.partial_filter.empty()) index.partial_filter = Document::from_json(options.partial_filter);
+  if (options.expire_after_seconds >= 0) index.expire_after_seconds = options.expire_after_seconds;
+  plan.push_back(std::move(index));
+}
+
+void add_implied_indexes(std::vector<IndexModel>& plan, std::string_view collection, std::string_view model,
+                         std::span<const ImpliedIndex> implied) {
+  for (const ImpliedIndex& entry : implied) {
+    if (entry.kind == ImpliedKind::none) continue;
+    std::vector<std::pair<std::string, std::int32_t>> keys;
+    for (std::size_t i = 0; i < entry.key_count; ++i) keys.emplace_back(std::string(entry.keys[i].field), entry.keys[i].order);
+    const std::string member = std::string(model) + "::" + std::string(entry.member);
+    switch (entry.kind) {
+      case ImpliedKind::parent_ref:
+        add_unless_covered(plan, make_index(std::string(collection), keys, "ParentRef " + member));
+        break;
+      case ImpliedKind::children:
+        add_unless_covered(plan, make_index(std::string(collection), keys,
+                                            "child references to the same model, " + member));
+        break;
+      case ImpliedKind::subset:
+        add_unless_covered(plan, make_index(std::string(entry.collection), keys, "Subset " + member));
+        break;
+      case ImpliedKind::none: break;
+    }
+  }
+}
+
 namespace {
 /// Whether `prefix`'s keys are the first keys of `keys`, in order and direction: such an
 /// index serves every query the shorter one would (MongoDB uses index prefixes).

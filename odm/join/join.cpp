@@ -1,4 +1,10 @@
 #include <odm/join/join.hpp>
+#include <odm/join/subset.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <random>
+#include <thread>
 
 namespace odm::detail {
 
@@ -52,3 +58,14 @@ Document children_pipeline(std::string_view collection, std::string_view field, 
 }
 
 }  // namespace odm::detail
+
+namespace odm::subset::detail_subset {
+
+void back_off(std::size_t attempt, std::chrono::milliseconds longest) {
+  thread_local std::minstd_rand random(static_cast<unsigned>(std::hash<std::thread::id>{}(std::this_thread::get_id())));
+  const auto ceiling = std::min<std::int64_t>(longest.count(), std::int64_t{1} << std::min<std::size_t>(attempt, 20));
+  if (ceiling <= 0) return;
+  std::this_thread::sleep_for(std::chrono::microseconds(random() % static_cast<std::uint64_t>(ceiling * 1000 + 1)));
+}
+
+}  // namespace odm::subset::detail_subset

@@ -105,31 +105,13 @@ decltype(auto) at_path(std::string_view key, Body&& body) {
 }
 
 /// `"text"`, cut after 64 characters: user data quoted in an error message.
-inline std::string quoted(std::string_view text) {
-  constexpr std::size_t limit = 64;
-  std::string out = "\"";
-  out.append(text.substr(0, limit));
-  if (text.size() > limit) out += "...";
-  out += '"';
-  return out;
-}
+std::string quoted(std::string_view text);
 
 /// A key from the input for an error message: cut after 64 bytes.
-inline std::string shown_key(const char* key, std::size_t length) {
-  constexpr std::size_t limit = 64;
-  std::string out(key, std::min(length, limit));
-  if (length > limit) out += "...";
-  return out;
-}
+std::string shown_key(const char* key, std::size_t length);
 
 /// "expected date, got string"
-[[noreturn]] inline void throw_unexpected_type(const bson_iter_t& it, std::string_view expected) {
-  std::string message = "expected ";
-  message += expected;
-  message += ", got ";
-  message += bson_type_name(bson_iter_type(&it));
-  throw DecodeError(std::move(message));
-}
+[[noreturn]] void throw_unexpected_type(const bson_iter_t& it, std::string_view expected);
 
 /// Throws unless the value at `it` has BSON type `type`.
 inline void expect_type(const bson_iter_t& it, bson_type_t type, std::string_view expected) {
@@ -274,11 +256,26 @@ inline void check_unread(const bson_iter_t& it) {
   }
 }
 
+// The codec's errors, built out of line (codec.cpp): their messages are assembled in one
+// place instead of inline in every decoder, keeping each decoder's code to its fast path.
+/// "malformed BSON at byte N"
+[[noreturn]] void throw_malformed_at(std::uint32_t offset);
+/// "value V does not fit a B-bit integer"
+[[noreturn]] void throw_integer_out_of_range(std::int64_t value, std::size_t bits);
+/// "long value V cannot be held exactly by a double"
+[[noreturn]] void throw_inexact_double(std::int64_t value);
+/// "date MS ms is out of this time point's range"
+[[noreturn]] void throw_date_out_of_range(std::int64_t ms);
+/// "date MS ms is not a whole number of the member's time unit (GRID ms); ..."
+[[noreturn]] void throw_date_off_grid(std::int64_t ms, std::int64_t grid);
+/// "none of the variant's N alternatives fits the stored TYPE (REASONS)"
+[[noreturn]] void throw_no_alternative(std::size_t alternatives, const bson_iter_t& it, const std::string& reasons);
+
 /// bson_iter_next, but corrupt bytes are an error rather than a silent end.
 [[gnu::always_inline]] inline bool next(bson_iter_t& it) {
   if (bson_iter_next(&it)) return true;
   if (it.err_off != 0) [[unlikely]]
-    throw DecodeError("malformed BSON at byte " + std::to_string(it.err_off));
+    throw_malformed_at(it.err_off);
   return false;
 }
 
@@ -305,17 +302,7 @@ constexpr type_mask type_bits(Types... types) noexcept {
 inline constexpr type_mask any_type = ~type_mask{0};
 
 /// "string", "int or long": the types of a mask, for error messages.
-inline std::string type_names(type_mask mask) {
-  if (mask == any_type) return "any type";
-  std::string out;
-  for (unsigned code = 1; code <= 0xFF; ++code) {
-    const auto type = static_cast<bson_type_t>(code);
-    if (type_bit(type) == 0 || (mask & type_bit(type)) == 0) continue;
-    if (!out.empty()) out += " or ";
-    out += bson_type_name(type);
-  }
-  return out;
-}
+std::string type_names(type_mask mask);
 
 /// Whether decoding the value at `it` as a T succeeds; if not, `why` is the reason.
 template <class T>

@@ -212,8 +212,7 @@ struct codec<std::variant<T...>> {
     std::string reasons;
     const bool decoded = (decode_if_fits<T>(it, out, reasons) || ...);
     if (!decoded) [[unlikely]]
-      throw DecodeError("none of the variant's " + std::to_string(sizeof...(T)) + " alternatives fits the stored " +
-                        std::string(detail::bson_type_name(bson_iter_type(&it))) + " (" + reasons + ")");
+      detail::throw_no_alternative(sizeof...(T), it, reasons);
   }
 
  private:
@@ -234,27 +233,10 @@ namespace detail {
 
 /// Whether every element of the array or value of the document at `it` has a BSON type in
 /// `types` (one level: what is inside them is not looked at).
-inline bool children_fit(const bson_iter_t& it, type_mask types, std::string& why) {
-  if (types == any_type) return true;
-  bson_iter_t child = recurse(it);
-  while (next(child)) {
-    if ((types & type_bit(bson_iter_type(&child))) == 0) {
-      why = shown_key(bson_iter_key(&child), bson_iter_key_len(&child)) + ": expected " +
-            type_names(types) + ", got " + std::string(bson_type_name(bson_iter_type(&child)));
-      return false;
-    }
-  }
-  return true;
-}
+bool children_fit(const bson_iter_t& it, type_mask types, std::string& why);
 
 /// A container is picked by its own BSON type and its children's types.
-inline bool container_fits(const bson_iter_t& it, bson_type_t type, type_mask child_types, std::string& why) {
-  if (bson_iter_type(&it) != type) {
-    why = "expected " + std::string(bson_type_name(type)) + ", got " + std::string(bson_type_name(bson_iter_type(&it)));
-    return false;
-  }
-  return children_fit(it, child_types, why);
-}
+bool container_fits(const bson_iter_t& it, bson_type_t type, type_mask child_types, std::string& why);
 
 template <class T>
 struct variant_shape<std::optional<T>> {

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace odm {
@@ -43,6 +44,23 @@ consteval auto sorted_names() {
   return entries;
 }
 
+/// Members decoded inline where the decoder reaches them: numbers, whose decoding is a few
+/// instructions. Every other member's codec is compiled once, in decode_member_value, which
+/// both the in-order path and the lookup table call: a model's decoder is then one copy of
+/// each member's codec, shared by its decoding as a document and as an embedded one.
+template <class M>
+inline constexpr bool decodes_inline = std::is_arithmetic_v<M>;
+
+/// Decodes member I of `out` (no path added).
+template <class T, std::size_t I>
+[[gnu::noinline]] void decode_member_value(const bson_iter_t& it, T& out) {
+  using M = boost::pfr::tuple_element_t<I, T>;
+  // An unmapped member gets odm's message (check_member_is_mappable), not a
+  // "no member named decode" from deep inside the codec.
+  check_member_is_mappable<T, M>();
+  if constexpr (mappable<M>) codec<M>::decode(it, boost::pfr::get<I>(out));
+}
+
 template <class T, bool Root>
 struct record_traits {
   static constexpr std::size_t size = member_count<T>;
@@ -63,12 +81,7 @@ struct record_traits {
 
   using decode_function = void (*)(const bson_iter_t&, T&);
   static constexpr auto decoders = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<decode_function, size>{[](const bson_iter_t& it, T& out) {
-      // An unmapped member gets odm's message (check_member_is_mappable), not a
-      // "no member named decode" from deep inside this table.
-      check_member_is_mappable<T, member_type<I>>();
-      if constexpr (mappable<member_type<I>>) codec<member_type<I>>::decode(it, boost::pfr::get<I>(out));
-    }...};
+    return std::array<decode_function, size>{&decode_member_value<T, I>...};
   }(std::make_index_sequence<size>{});
 
   static constexpr auto optional_members = []<std::size_t... I>(std::index_sequence<I...>) {
@@ -124,7 +137,10 @@ inline void decode_member(const bson_iter_t& it, T& out) {
   check_member_is_mappable<T, M>();
   if constexpr (mappable<M>) {
     try {
-      codec<M>::decode(it, boost::pfr::get<I>(out));
+      if constexpr (decodes_inline<M>)
+        codec<M>::decode(it, boost::pfr::get<I>(out));
+      else
+        decode_member_value<T, I>(it, out);
     } catch (PathError& e) {
       e.prepend(Traits::names[I]);
       throw;
@@ -222,6 +238,14 @@ struct codec<T> {
 
 namespace detail {
 
+// Why a document does not fit a struct alternative (codec.cpp).
+/// "KEY: unknown field (the model is strict)"
+std::string unknown_field_reason(const char* key, std::size_t length);
+/// "NAME: expected TYPES, got TYPE"
+std::string field_type_reason(std::string_view name, type_mask expected, bson_type_t got);
+/// "NAME: missing required field"
+std::string missing_field_reason(std::string_view name);
+
 // A struct in a std::variant is picked by the document's own fields (one level deep):
 // every required member present, every field that names a member of a BSON type that
 // member can be stored as, and no unknown field if the model is strict.
@@ -246,21 +270,20 @@ struct variant_shape<T> {
       const std::size_t index = traits::find(std::string_view(key, length));
       if (index == traits::size) {
         if constexpr (is_strict<T>) {
-          why = shown_key(key, length) + ": unknown field (the model is strict)";
+          why = unknown_field_reason(key, length);
           return false;
         }
         continue;
       }
       if ((member_types[index] & type_bit(bson_iter_type(&child))) == 0) {
-        why = std::string(traits::names[index]) + ": expected " + type_names(member_types[index]) + ", got " +
-              std::string(bson_type_name(bson_iter_type(&child)));
+        why = field_type_reason(traits::names[index], member_types[index], bson_iter_type(&child));
         return false;
       }
       seen.set(index);
     }
     for (std::size_t i = 0; i < traits::size; ++i) {
       if (!seen[i] && !traits::optional_members[i]) {
-        why = std::string(traits::names[i]) + ": missing required field";
+        why = missing_field_reason(traits::names[i]);
         return false;
       }
     }

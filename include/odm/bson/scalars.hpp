@@ -51,8 +51,7 @@ struct codec<T> {
       default: detail::throw_unexpected_type(it, "int");
     }
     if (value < std::numeric_limits<T>::min() || value > std::numeric_limits<T>::max()) [[unlikely]]
-      throw DecodeError("value " + std::to_string(value) + " does not fit a " + std::to_string(sizeof(T) * 8) +
-                        "-bit integer");
+      detail::throw_integer_out_of_range(value, sizeof(T) * 8);
     out = static_cast<T>(value);
   }
 };
@@ -96,7 +95,7 @@ struct codec<double> {
         constexpr std::int64_t exact = std::int64_t{1} << 53;
         const std::int64_t value = bson_iter_int64(&it);
         if (value > exact || value < -exact) [[unlikely]]
-          throw DecodeError("long value " + std::to_string(value) + " cannot be held exactly by a double");
+          detail::throw_inexact_double(value);
         out = static_cast<double>(value);
         return;
       }
@@ -226,13 +225,12 @@ struct codec<std::chrono::time_point<std::chrono::system_clock, Duration>> {
       constexpr auto max_ms = std::numeric_limits<rep>::max() / per_ms;
       constexpr auto min_ms = std::numeric_limits<rep>::min() / per_ms;
       if (ms > max_ms || ms < min_ms) [[unlikely]]
-        throw DecodeError("date " + std::to_string(ms) + " ms is out of this time point's range");
+        detail::throw_date_out_of_range(ms);
       out = time_point(Duration(static_cast<typename Duration::rep>(ms * per_ms)));
     } else {
       constexpr auto grid = std::chrono::duration_cast<milliseconds>(Duration(1)).count();
       if (ms % grid != 0) [[unlikely]]
-        throw DecodeError("date " + std::to_string(ms) + " ms is not a whole number of the member's time unit (" +
-                          std::to_string(grid) + " ms); declare it as std::chrono::system_clock::time_point");
+        detail::throw_date_off_grid(ms, grid);
       out = time_point(Duration(static_cast<typename Duration::rep>(ms / grid)));
     }
   }

@@ -34,6 +34,7 @@ namespace odm {
 /// An invalid MongoDB URI or client option. Raised before anything is sent.
 class ConfigurationError : public Error {
  public:
+  ~ConfigurationError() override;  // in errors.cpp: the vtable and type_info once, in the library
   using Error::Error;
 };
 
@@ -42,6 +43,11 @@ class ConfigurationError : public Error {
 /// Arrives after at most that timeout: odm never waits forever for a server.
 class ConnectionError : public Error {
  public:
+  ~ConnectionError() override;  // in errors.cpp: the vtable and type_info once, in the library
+  ConnectionError(const ConnectionError&) = default;
+  ConnectionError(ConnectionError&&) noexcept = default;
+  ConnectionError& operator=(const ConnectionError&) = default;
+  ConnectionError& operator=(ConnectionError&&) noexcept = default;
   explicit ConnectionError(std::string what, Document raw_reply = {})
       : Error(std::move(what)), raw_reply_(std::move(raw_reply)) {}
   /// What libmongoc reported with the error (often `{}`); inside a transaction it carries
@@ -59,6 +65,11 @@ class ConnectionError : public Error {
 /// `max_pool_size(1)` that operation can never get one.
 class PoolExhausted : public ConnectionError {
  public:
+  ~PoolExhausted() override;  // in errors.cpp: the vtable and type_info once, in the library
+  PoolExhausted(const PoolExhausted&) = default;
+  PoolExhausted(PoolExhausted&&) noexcept = default;
+  PoolExhausted& operator=(const PoolExhausted&) = default;
+  PoolExhausted& operator=(PoolExhausted&&) noexcept = default;
   PoolExhausted(std::string what, std::uint32_t max_pool_size, std::chrono::milliseconds wait_timeout)
       : ConnectionError(std::move(what)), max_pool_size_(max_pool_size), wait_timeout_(wait_timeout) {}
   /// The pool's size: this many connections were all in use.
@@ -76,6 +87,11 @@ class PoolExhausted : public ConnectionError {
 /// domain and code (see mongoc-error.h).
 class DriverError : public Error {
  public:
+  ~DriverError() override;  // in errors.cpp: the vtable and type_info once, in the library
+  DriverError(const DriverError&) = default;
+  DriverError(DriverError&&) noexcept = default;
+  DriverError& operator=(const DriverError&) = default;
+  DriverError& operator=(DriverError&&) noexcept = default;
   DriverError(std::string what, std::uint32_t domain, std::uint32_t code)
       : Error(std::move(what)), domain_(domain), code_(code) {}
   std::uint32_t domain() const noexcept { return domain_; }
@@ -89,6 +105,7 @@ class DriverError : public Error {
 /// get_by_id() found no document with that id (find_by_id() returns std::nullopt instead).
 class NotFound : public Error {
  public:
+  ~NotFound() override;  // in errors.cpp: the vtable and type_info once, in the library
   using Error::Error;
 };
 
@@ -96,6 +113,11 @@ class NotFound : public Error {
 /// 251 NoSuchTransaction), its message, and the whole reply document.
 class ServerError : public Error {
  public:
+  ~ServerError() override;  // in errors.cpp: the vtable and type_info once, in the library
+  ServerError(const ServerError&) = default;
+  ServerError(ServerError&&) noexcept = default;
+  ServerError& operator=(const ServerError&) = default;
+  ServerError& operator=(ServerError&&) noexcept = default;
   ServerError(std::string what, std::int32_t code, std::string message, Document raw_reply)
       : Error(std::move(what)), code_(code), message_(std::move(message)), raw_reply_(std::move(raw_reply)) {}
 
@@ -117,12 +139,18 @@ class ServerError : public Error {
 /// A write the server rejected (the reply's `writeErrors`).
 class WriteError : public ServerError {
  public:
+  ~WriteError() override;  // in errors.cpp: the vtable and type_info once, in the library
   using ServerError::ServerError;
 };
 
 /// A write that would have given two documents the same value of a unique index (E11000).
 class DuplicateKeyError : public WriteError {
  public:
+  ~DuplicateKeyError() override;  // in errors.cpp: the vtable and type_info once, in the library
+  DuplicateKeyError(const DuplicateKeyError&) = default;
+  DuplicateKeyError(DuplicateKeyError&&) noexcept = default;
+  DuplicateKeyError& operator=(const DuplicateKeyError&) = default;
+  DuplicateKeyError& operator=(DuplicateKeyError&&) noexcept = default;
   DuplicateKeyError(std::string what, std::int32_t code, std::string message, Document raw_reply,
                     std::string index_name, Document key_pattern, Document key_value)
       : WriteError(std::move(what), code, std::move(message), std::move(raw_reply)),
@@ -149,6 +177,11 @@ class DuplicateKeyError : public WriteError {
 /// server sent, so nothing is lost, not even the document find_one_and_delete removed.
 class DecodeAfterWriteError : public DecodeError {
  public:
+  ~DecodeAfterWriteError() override;  // in errors.cpp: the vtable and type_info once, in the library
+  DecodeAfterWriteError(const DecodeAfterWriteError&) = default;
+  DecodeAfterWriteError(DecodeAfterWriteError&&) noexcept = default;
+  DecodeAfterWriteError& operator=(const DecodeAfterWriteError&) = default;
+  DecodeAfterWriteError& operator=(DecodeAfterWriteError&&) noexcept = default;
   DecodeAfterWriteError(std::string reason, std::string operation, Document returned)
       : DecodeError(std::move(reason)), operation_(std::move(operation)), returned_(std::move(returned)) {}
   /// "findAndModify in db.coll", "update in db.coll", "insert into db.coll", ...

@@ -20,8 +20,6 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
-#include <random>
-#include <thread>
 #include <utility>
 
 namespace odm {
@@ -37,33 +35,15 @@ struct TransactionError {
   bool max_time_expired = false;       // MaxTimeMSExpired (50), also as a write concern error
 };
 
-inline TransactionError transaction_error() noexcept {
-  const auto labels = [](const auto& error) {
-    return TransactionError{error.has_label("TransientTransactionError"), error.has_label("UnknownTransactionCommitResult"),
-                            false};
-  };
-  try {
-    throw;
-  } catch (const ServerError& error) {
-    TransactionError result = labels(error);
-    result.max_time_expired = error.code() == 50;
-    return result;
-  } catch (const ConnectionError& error) {
-    return labels(error);
-  } catch (...) {
-    return {};
-  }
-}
+/// The labels of the exception being handled (call inside a catch block; client.cpp).
+TransactionError transaction_error() noexcept;
 
 /// The wait before a transaction's attempt: a random fraction of 5 ms x 1.5^attempt,
 /// at most 500 ms.
-inline std::chrono::microseconds transaction_backoff(int attempt) {
-  thread_local std::minstd_rand random(std::random_device{}());
-  double limit_ms = 5.0;
-  for (int i = 0; i < attempt && limit_ms < 500.0; ++i) limit_ms *= 1.5;
-  const double ms = std::uniform_real_distribution<double>(0.0, std::min(limit_ms, 500.0))(random);
-  return std::chrono::microseconds(static_cast<std::int64_t>(ms * 1000.0));
-}
+std::chrono::microseconds transaction_backoff(int attempt);
+
+/// Sleeps on the calling thread (std::this_thread::sleep_for, kept out of this header).
+void pause_for(std::chrono::microseconds duration);
 
 }  // namespace detail
 
@@ -108,7 +88,7 @@ class Session {
       if (attempt > 0) {
         const auto backoff = detail::transaction_backoff(attempt);
         if (backoff >= time_left()) std::rethrow_exception(last_error);
-        std::this_thread::sleep_for(backoff);
+        detail::pause_for(backoff);
       }
       start_transaction();
       try {

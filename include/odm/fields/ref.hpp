@@ -152,17 +152,7 @@ constexpr void check_reference_id() {
 }
 
 /// An id as a reader would like to see it in an error message.
-inline std::string describe_id(const ReferenceId& id) {
-  struct Describe {
-    std::string operator()(std::monostate) const { return "null"; }
-    std::string operator()(const ObjectId& v) const { return "ObjectId(\"" + v.to_string() + "\")"; }
-    std::string operator()(const std::string& v) const { return "\"" + v + "\""; }
-    std::string operator()(std::int64_t v) const { return std::to_string(v); }
-    std::string operator()(std::int32_t v) const { return std::to_string(v); }
-    std::string operator()(const EncodedId& v) const { return v.to_json(); }
-  };
-  return std::visit(Describe{}, id);
-}
+std::string describe_id(const ReferenceId& id);
 
 /// Nothing converts to this type, except the probes Boost.PFR uses to count a struct's
 /// members, which convert to anything.
@@ -204,13 +194,7 @@ ReferenceId make_reference_id(Id&& id) {
 /// How a reference stands after a join.
 enum class Resolution : unsigned char { unresolved, loaded, dangling };
 
-[[noreturn]] inline void throw_not_loaded(const ReferenceId& id, Resolution state) {
-  if (state == Resolution::dangling)
-    throw NotLoadedError("the reference to " + describe_id(id) +
-                         " is dangling: no such document was found when it was resolved");
-  throw NotLoadedError("the reference to " + describe_id(id) +
-                       " was not resolved; resolve it with a join (e.g. .with(&Model::field)) before reading its target");
-}
+[[noreturn]] void throw_not_loaded(const ReferenceId& id, Resolution state);
 
 inline void encode_reference_id(bson_t* parent, std::string_view key, const ReferenceId& id) {
   std::visit(

@@ -35,9 +35,12 @@
 #include <odm/model/collection_name.hpp>
 #include <odm/model/model.hpp>
 
+#include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -180,10 +183,42 @@ struct subset_traits<Subset<T, N, K, W>> {
   static constexpr Keep keeps = W;
 };
 
-template <class T>
-std::string model_name() {
-  return std::string(unqualified_type_name(pretty_type_text<T>()));
-}
+/// One key of a planned index, known when the model compiles: a stored field name (or a
+/// dotted path) and 1 or -1.
+struct PlannedKey {
+  std::string_view field;
+  std::int32_t order = 1;
+};
+
+/// A declared index's options, as constants (IndexDeclaration without its keys' types).
+struct DeclaredOptions {
+  std::string_view name;
+  bool unique = false;
+  bool sparse = false;
+  std::string_view partial_filter;
+  std::int64_t expire_after_seconds = -1;
+};
+
+/// Adds one declared index of `model` to the plan (index.cpp): the work is the same for
+/// every model, so it is compiled once instead of in every file that plans indexes.
+void add_declared_index(std::vector<IndexModel>& plan, std::string_view collection, std::string_view model,
+                        std::span<const PlannedKey> keys, const DeclaredOptions& options);
+
+/// What a member implies: nothing, `{field: 1}` for a ParentRef or a RefMany to the model
+/// itself, or the index of a Subset's full collection.
+enum class ImpliedKind : std::uint8_t { none, parent_ref, children, subset };
+
+struct ImpliedIndex {
+  ImpliedKind kind = ImpliedKind::none;
+  std::string_view member;      // the C++ member's name, for the plan's reason
+  std::string_view collection;  // a Subset's items' collection; empty: the model's own
+  std::array<PlannedKey, 3> keys{};
+  std::size_t key_count = 0;
+};
+
+/// Adds the indexes `implied` (one entry per member of `model`) stands for (index.cpp).
+void add_implied_indexes(std::vector<IndexModel>& plan, std::string_view collection, std::string_view model,
+                         std::span<const ImpliedIndex> implied);
 
 /// Whether every dotted path in T's declared indexes names a field of T.
 template <class T>
@@ -205,81 +240,85 @@ constexpr bool declared_paths_exist() {
       metadata_t<T>::indexes);
 }
 
+/// Key K of T's declared index D: a path as written, a member under its stored name.
+template <class T, std::size_t D, std::size_t K>
+consteval PlannedKey declared_key() {
+  constexpr const auto& key = std::get<K>(std::get<D>(metadata_t<T>::indexes).keys);
+  if constexpr (std::is_same_v<std::remove_cvref_t<decltype(key)>, PathKey>)
+    return {key.path, static_cast<std::int32_t>(key.order)};
+  else
+    return {field_name(key.member), static_cast<std::int32_t>(key.order)};
+}
+
+template <class T, std::size_t D>
+inline constexpr auto declared_keys = []<std::size_t... K>(std::index_sequence<K...>) {
+  return std::array<PlannedKey, sizeof...(K)>{declared_key<T, D, K>()...};
+}(std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<decltype(std::get<D>(metadata_t<T>::indexes).keys)>>>{});
+
+template <class T, std::size_t D>
+inline constexpr DeclaredOptions declared_options = [] {
+  constexpr const auto& declaration = std::get<D>(metadata_t<T>::indexes);
+  return DeclaredOptions{declaration.name, declaration.is_unique, declaration.is_sparse, declaration.partial_filter,
+                         declaration.expire_after_seconds};
+}();
+
+/// T's unqualified type name ("LogMessage"), for the plan's reasons.
+template <class T>
+inline constexpr std::string_view model_type_name = unqualified_type_name(pretty_type_text<T>());
+
 template <class T>
 void add_declared(std::vector<IndexModel>& plan) {
   if constexpr (requires { metadata_t<T>::indexes; }) {
     static_assert(declared_paths_exist<T>(),
                   "odm::index: a dotted path in the model's indexes names no field of the model "
                   "(check its spelling, and use the stored names: e.g. \"_id\", or a name given by odm::rename)");
-    const std::string collection(collection_name<T>);
-    std::apply(
-        [&](const auto&... declaration) {
-          (
-              [&] {
-                std::vector<std::pair<std::string, std::int32_t>> keys;
-                std::apply(
-                    [&](const auto&... key) {
-                      (
-                          [&] {
-                            using K = std::remove_cvref_t<decltype(key)>;
-                            if constexpr (std::is_same_v<K, PathKey>)
-                              keys.emplace_back(std::string(key.path), static_cast<std::int32_t>(key.order));
-                            else
-                              keys.emplace_back(std::string(runtime_field_name(key.member)),
-                                                static_cast<std::int32_t>(key.order));
-                          }(),
-                          ...);
-                    },
-                    declaration.keys);
-                IndexModel index = make_index(collection, keys, "declared by " + model_name<T>());
-                index.declared = true;
-                if (!declaration.name.empty()) index.name = std::string(declaration.name);
-                index.unique = declaration.is_unique;
-                index.sparse = declaration.is_sparse;
-                if (!declaration.partial_filter.empty())
-                  index.partial_filter = Document::from_json(declaration.partial_filter);
-                if (declaration.expire_after_seconds >= 0) index.expire_after_seconds = declaration.expire_after_seconds;
-                plan.push_back(std::move(index));
-              }(),
-              ...);
-        },
-        metadata_t<T>::indexes);
+    [&]<std::size_t... D>(std::index_sequence<D...>) {
+      (add_declared_index(plan, collection_name<T>, model_type_name<T>, declared_keys<T, D>, declared_options<T, D>),
+       ...);
+    }(std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<decltype(metadata_t<T>::indexes)>>>{});
   }
 }
+
+/// What member I of T implies (see the top of this file).
+template <class T, std::size_t I>
+consteval ImpliedIndex implied_index() {
+  using M = boost::pfr::tuple_element_t<I, T>;
+  ImpliedIndex out;
+  out.member = member_names<T>[I];
+  if constexpr (is_parent_ref<M> || is_ref_many_to<M, T>) {
+    out.kind = is_parent_ref<M> ? ImpliedKind::parent_ref : ImpliedKind::children;
+    out.keys[0] = {stored_names<T>[I], 1};
+    out.key_count = 1;
+  } else if constexpr (subset_traits<M>::is_subset) {
+    using Item = typename subset_traits<M>::item;
+    constexpr std::size_t parent = parent_ref_index<Item, T>();
+    static_assert(parent < member_count<Item>,
+                  "odm::Subset: the item type needs an odm::ParentRef<Owner> member pointing back to its owner");
+    constexpr std::size_t order_index = member_index(subset_traits<M>::order_key);
+    constexpr std::size_t key_index = subset_key_index<Item>();
+    constexpr std::int32_t direction = subset_traits<M>::keeps == Keep::largest ? -1 : 1;
+    out.kind = ImpliedKind::subset;
+    out.collection = collection_name<Item>;
+    out.keys[0] = {stored_names<Item>[parent], 1};
+    out.keys[1] = {stored_names<Item>[order_index], direction};
+    out.key_count = 2;
+    if constexpr (key_index < member_count<Item> && key_index != order_index)
+      out.keys[out.key_count++] = {stored_names<Item>[key_index], direction};  // breaks ties
+  }
+  return out;
+}
+
+template <class T>
+inline constexpr auto implied_indexes = []<std::size_t... I>(std::index_sequence<I...>) {
+  return std::array<ImpliedIndex, sizeof...(I)>{implied_index<T, I>()...};
+}(std::make_index_sequence<member_count<T>>{});
 
 /// Adds `index` unless a planned index on its collection starts with the same keys.
 void add_unless_covered(std::vector<IndexModel>& plan, IndexModel index);
 
 template <class T>
 void add_implied(std::vector<IndexModel>& plan) {
-  const std::string collection(collection_name<T>);
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (
-        [&] {
-          using M = boost::pfr::tuple_element_t<I, T>;
-          const std::string field(stored_names<T>[I]);
-          const std::string member = model_name<T>() + "::" + std::string(member_names<T>[I]);
-          if constexpr (is_parent_ref<M>) {
-            add_unless_covered(plan, make_index(collection, {{field, 1}}, "ParentRef " + member));
-          } else if constexpr (is_ref_many_to<M, T>) {
-            add_unless_covered(plan, make_index(collection, {{field, 1}}, "child references to the same model, " + member));
-          } else if constexpr (subset_traits<M>::is_subset) {
-            using Item = typename subset_traits<M>::item;
-            constexpr std::size_t parent = parent_ref_index<Item, T>();
-            static_assert(parent < member_count<Item>,
-                          "odm::Subset: the item type needs an odm::ParentRef<Owner> member pointing back to its owner");
-            constexpr std::size_t order_index = member_index(subset_traits<M>::order_key);
-            constexpr std::size_t key_index = subset_key_index<Item>();
-            const std::int32_t direction = subset_traits<M>::keeps == Keep::largest ? -1 : 1;
-            std::vector<std::pair<std::string, std::int32_t>> keys{{std::string(stored_names<Item>[parent]), 1},
-                                                                   {std::string(stored_names<Item>[order_index]), direction}};
-            if constexpr (key_index < member_count<Item> && key_index != order_index)
-              keys.emplace_back(std::string(stored_names<Item>[key_index]), direction);  // breaks ties
-            add_unless_covered(plan, make_index(std::string(collection_name<Item>), keys, "Subset " + member));
-          }
-        }(),
-        ...);
-  }(std::make_index_sequence<member_count<T>>{});
+  add_implied_indexes(plan, collection_name<T>, model_type_name<T>, implied_indexes<T>);
 }
 
 }  // namespace detail

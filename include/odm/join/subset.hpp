@@ -57,10 +57,8 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <random>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 namespace odm {
@@ -227,12 +225,7 @@ inline Document set_array(std::string_view field, const Document& array) {
 }
 
 /// A random pause before retrying a lost race: up to 1 ms << attempt, at most `longest`.
-inline void back_off(std::size_t attempt, std::chrono::milliseconds longest) {
-  thread_local std::minstd_rand random(static_cast<unsigned>(std::hash<std::thread::id>{}(std::this_thread::get_id())));
-  const auto ceiling = std::min<std::int64_t>(longest.count(), std::int64_t{1} << std::min<std::size_t>(attempt, 20));
-  if (ceiling <= 0) return;
-  std::this_thread::sleep_for(std::chrono::microseconds(random() % static_cast<std::uint64_t>(ceiling * 1000 + 1)));
-}
+void back_off(std::size_t attempt, std::chrono::milliseconds longest);  // join.cpp
 
 /// Makes the owner's embedded array the N first items of its full collection, as the
 /// header explains. Returns whether the owner exists.

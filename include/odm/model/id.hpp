@@ -4,7 +4,7 @@
 
 #include <odm/model/model.hpp>
 
-#include <boost/pfr.hpp>
+#include <boost/pfr/core.hpp>
 
 #include <cstddef>
 #include <string_view>

@@ -16,7 +16,7 @@
 #include <odm/query/expression.hpp>
 #include <odm/reflect/members.hpp>
 
-#include <boost/pfr.hpp>
+#include <boost/pfr/core.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -43,59 +43,12 @@ struct UpdateEntry {
   std::string path;
 };
 
-inline std::vector<UpdateEntry> update_entries(const Document& update) {
-  std::vector<UpdateEntry> entries;
-  bson_iter_t it;
-  if (!bson_iter_init(&it, update.get())) throw ValueError("odm: malformed update document");
-  while (next(it)) {
-    const std::string op = bson_iter_key(&it);
-    if (!BSON_ITER_HOLDS_DOCUMENT(&it))
-      throw ValueError("odm: cannot combine updates: `" + op + "` does not hold a document of fields");
-    bson_iter_t field = recurse(it);
-    while (next(field)) entries.push_back({op, std::string(bson_iter_key(&field), bson_iter_key_len(&field))});
-  }
-  return entries;
-}
+std::vector<UpdateEntry> update_entries(const Document& update);
 
 /// `a` and `b` are the same path, or one lies inside the other.
-inline bool paths_conflict(std::string_view a, std::string_view b) {
-  const auto inside = [](std::string_view outer, std::string_view inner) {
-    return inner.size() > outer.size() && inner.substr(0, outer.size()) == outer && inner[outer.size()] == '.';
-  };
-  return a == b || inside(a, b) || inside(b, a);
-}
+bool paths_conflict(std::string_view a, std::string_view b);
 
-inline Document merge_updates(const Document& a, const Document& b) {
-  if (a.empty()) return b;
-  if (b.empty()) return a;
-  const auto a_entries = update_entries(a);
-  const auto b_entries = update_entries(b);
-  for (const auto& x : a_entries)
-    for (const auto& y : b_entries)
-      if (paths_conflict(x.path, y.path))
-        throw ValueError("odm: the update changes `" + x.path + "` with " + x.op + " and `" + y.path + "` with " +
-                         y.op + "; MongoDB refuses two operators on the same path");
-  std::vector<std::string> ops;
-  for (const auto* entries : {&a_entries, &b_entries})
-    for (const auto& entry : *entries)
-      if (std::find(ops.begin(), ops.end(), entry.op) == ops.end()) ops.push_back(entry.op);
-  Document out;
-  for (const auto& op : ops) {
-    bson_t fields;
-    check_append(bson_append_document_begin(out.get_mutable(), op.c_str(), key_length(op), &fields));
-    for (const Document* source : {&a, &b}) {
-      bson_iter_t it;
-      if (bson_iter_init_find_w_len(&it, source->get(), op.data(), key_length(op))) {
-        bson_iter_t field = recurse(it);
-        while (next(field))
-          check_append(bson_append_iter(&fields, bson_iter_key(&field), static_cast<int>(bson_iter_key_len(&field)),
-                                        &field));
-      }
-    }
-    check_append(bson_append_document_end(out.get_mutable(), &fields));
-  }
-  return out;
-}
+Document merge_updates(const Document& a, const Document& b);
 
 }  // namespace detail
 

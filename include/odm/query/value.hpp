@@ -255,14 +255,7 @@ struct PathNames {
   }
 
   /// "addresses.city", with the top-level name of the first field (`_id`) unless `nested`.
-  std::string dotted(bool nested = false) const {
-    std::string out;
-    for (std::size_t i = 0; i < depth; ++i) {
-      if (i != 0) out += '.';
-      out += (i == 0 && nested) ? first_nested : names[i];
-    }
-    return out;
-  }
+  std::string dotted(bool nested = false) const;  // query.cpp
 };
 
 template <class T>

@@ -12,7 +12,7 @@
 // expressions. Being defined, it also works for types in anonymous namespaces, which an
 // extern declaration would not (clang refuses to "use" such a variable undefined).
 
-#include <boost/pfr.hpp>
+#include <boost/pfr/core.hpp>
 
 #include <array>
 #include <cstddef>

@@ -1,0 +1,26 @@
+// References' messages, compiled once.
+#include <odm/fields/ref.hpp>
+
+namespace odm::detail {
+
+std::string describe_id(const ReferenceId& id) {
+  struct Describe {
+    std::string operator()(std::monostate) const { return "null"; }
+    std::string operator()(const ObjectId& v) const { return "ObjectId(\"" + v.to_string() + "\")"; }
+    std::string operator()(const std::string& v) const { return "\"" + v + "\""; }
+    std::string operator()(std::int64_t v) const { return std::to_string(v); }
+    std::string operator()(std::int32_t v) const { return std::to_string(v); }
+    std::string operator()(const EncodedId& v) const { return v.to_json(); }
+  };
+  return std::visit(Describe{}, id);
+}
+
+[[noreturn]] void throw_not_loaded(const ReferenceId& id, Resolution state) {
+  if (state == Resolution::dangling)
+    throw NotLoadedError("the reference to " + describe_id(id) +
+                         " is dangling: no such document was found when it was resolved");
+  throw NotLoadedError("the reference to " + describe_id(id) +
+                       " was not resolved; resolve it with a join (e.g. .with(&Model::field)) before reading its target");
+}
+
+}  // namespace odm::detail
