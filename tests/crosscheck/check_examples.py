@@ -278,9 +278,10 @@ def check_product_reviews(db):
                                         ('price', [('value', 'decimal'), ('currency', 'string')]),
                                         ('reviews', [REVIEW_FIELDS])], 1)
     reviews = check_shape(db.review, [('_id', 'objectId'), ('review_id', 'int'),
-                                      ('product_id', 'int')] + REVIEW_FIELDS[1:], 12)
+                                      ('product_id', 'int')] + REVIEW_FIELDS[1:], 11)
     check_references(db.review, reviews, 'product_id', db.product)
-    check_indexes(db.review, [([('product_id', 1), ('published_date', -1)], False)])
+    # The subset's order key, then its item key: ties in the date are broken by review_id.
+    check_indexes(db.review, [([('product_id', 1), ('published_date', -1), ('review_id', -1)], False)])
     check_indexes(db.product, [])
     if not products:
         return
@@ -289,7 +290,7 @@ def check_product_reviews(db):
           decimal_text(product['price']['value']) == '119.99' and
           product['price']['currency'] == 'USD')
     own = [r for r in reviews if r['product_id'] == product['_id']]
-    newest = sorted(own, key=lambda r: r['published_date'], reverse=True)[:10]
+    newest = sorted(own, key=lambda r: (r['published_date'], r['review_id']), reverse=True)[:10]
     embedded = [(r['review_id'], r['review_author'], r['review_text'], r['published_date'])
                 for r in product['reviews']]
     expected = [(r['review_id'], r['review_author'], r['review_text'], r['published_date'])
