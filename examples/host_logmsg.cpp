@@ -41,7 +41,7 @@ struct LogMessage {
     static constexpr std::string_view collection = "logmsg";
     // The newest messages of a host: {host: 1, time: -1}.
     static constexpr auto indexes =
-        odm::indexes(odm::index(&LogMessage::host, odm::key(&LogMessage::time, odm::IndexOrder::descending)));
+        odm::indexes(odm::index(&LogMessage::host, odm::key(&LogMessage::time, odm::descending)));
   };
 };
 

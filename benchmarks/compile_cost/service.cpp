@@ -92,7 +92,7 @@ struct Book {
     static constexpr std::string_view collection = "books";
     static constexpr auto indexes =
         odm::indexes(odm::index(&Book::publisher_id), odm::index(&Book::topics),
-                     odm::index(&Book::category, odm::key(&Book::published, odm::IndexOrder::descending)),
+                     odm::index(&Book::category, odm::key(&Book::published, odm::descending)),
                      odm::index(&Book::title).named("title_unique").unique());
   };
 };

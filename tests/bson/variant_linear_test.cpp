@@ -30,6 +30,7 @@ thread_local std::size_t decodes = 0;
 
 template <>
 struct odm::codec<bson_variant_linear_test::Counted> {
+  using kind = odm::kind_of<std::int32_t>;
   static void encode(bson_t* parent, std::string_view key, const bson_variant_linear_test::Counted& value) {
     odm::codec<std::int32_t>::encode(parent, key, value.value);
   }

@@ -1,21 +1,32 @@
-# Compiles SOURCE, expects the compiler to refuse it with the message named on the
-# file's first line ("// expect: <text>").
+# A compile-fail case is a pair (tests/compile_fail/models.hpp says why):
+#   - SOURCE built with -DODM_COMPILE_FAIL must be refused, and the compiler's output must
+#     contain the message its first line names ("// expect: <message>");
+#   - SOURCE built without it (the twin) must compile.
 # (file(READ), not file(STRINGS): a message may contain ';', a list separator to CMake.)
 file(READ ${SOURCE} content)
 if(NOT content MATCHES "^// expect: ([^\n]+)")
   message(FATAL_ERROR "${SOURCE}: the first line must be '// expect: <message>'")
 endif()
 set(expected "${CMAKE_MATCH_1}")
+if(NOT content MATCHES "#ifn?def ODM_COMPILE_FAIL\n")
+  message(FATAL_ERROR "${SOURCE}: a case needs its twin: '#ifdef ODM_COMPILE_FAIL' ... '#else' ... '#endif'")
+endif()
 set(flags -std=c++20 -fsyntax-only)
 foreach(dir IN LISTS INCLUDES)
   list(APPEND flags -I${dir})
 endforeach()
-execute_process(COMMAND ${CXX} ${flags} ${SOURCE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+
+execute_process(COMMAND ${CXX} ${flags} -DODM_COMPILE_FAIL ${SOURCE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(rc EQUAL 0)
-  message(FATAL_ERROR "${SOURCE} compiled, but it must not")
+  message(FATAL_ERROR "${SOURCE} compiled with -DODM_COMPILE_FAIL, but it must not")
 endif()
 string(FIND "${out}${err}" "${expected}" at)
 if(at EQUAL -1)
   message(FATAL_ERROR "${SOURCE} failed to compile, but without the expected message\n  ${expected}\ncompiler said:\n${err}")
 endif()
-message(STATUS "refused as expected: ${expected}")
+
+execute_process(COMMAND ${CXX} ${flags} ${SOURCE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${SOURCE}: the twin (without -DODM_COMPILE_FAIL) must compile, but the compiler said:\n${err}")
+endif()
+message(STATUS "refused as expected: ${expected}; the twin compiles")

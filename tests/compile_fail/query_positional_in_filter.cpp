@@ -1,22 +1,11 @@
 // expect: odm: a positional path ($, $[]) names elements to update, so it cannot be used in a filter
 // `checkout.$.by` means "the matched element" only in an update; in a filter it does not compile.
-#include <odm/query.hpp>
-
-#include <cstdint>
-#include <string>
-#include <vector>
-
-namespace cf {
-struct Checkout {
-  std::string by;
-};
-struct Book {
-  std::int32_t id;
-  std::vector<Checkout> checkout;
-};
-}  // namespace cf
+#include "models.hpp"
 
 int main() {
+#ifdef ODM_COMPILE_FAIL
   (void)(odm::field(&cf::Book::checkout).matched() / &cf::Checkout::by == "joe");
-  return 0;
+#else
+  (void)(odm::field(&cf::Book::checkout).matched() / &cf::Checkout::by).set("joe");
+#endif
 }

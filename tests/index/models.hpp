@@ -41,7 +41,7 @@ struct LogMessage {
     static constexpr std::string_view collection = "logmsg";
     // The newest messages of a host; it also serves the implied {host: 1} (an index prefix).
     static constexpr auto indexes =
-        odm::indexes(odm::index(&LogMessage::host, odm::key(&LogMessage::time, odm::IndexOrder::descending)));
+        odm::indexes(odm::index(&LogMessage::host, odm::key(&LogMessage::time, odm::descending)));
   };
 };
 
@@ -93,7 +93,7 @@ struct Session {
     static constexpr std::string_view collection = "sessions";
     static constexpr auto indexes = odm::indexes(
         odm::index(&Session::created).expire_after(std::chrono::hours(1)),
-        odm::index(&Session::user, odm::key(&Session::rating, odm::IndexOrder::descending)).named("user_rating"),
+        odm::index(&Session::user, odm::key(&Session::rating, odm::descending)).named("user_rating"),
         odm::index(&Session::email).unique().sparse(),
         odm::index(&Session::rating).partial(R"({"rating": {"$gt": 5}})"));
   };
@@ -130,7 +130,7 @@ struct RecentMessage {
   struct odm_model {
     static constexpr std::string_view collection = "recent_logmsg";
     static constexpr auto indexes = odm::indexes(
-        odm::index(&RecentMessage::host, odm::key(&RecentMessage::time, odm::IndexOrder::descending))
+        odm::index(&RecentMessage::host, odm::key(&RecentMessage::time, odm::descending))
             .partial(R"({"time": {"$gt": {"$date": "2026-01-01T00:00:00Z"}}})"));
   };
 };

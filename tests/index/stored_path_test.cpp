@@ -88,9 +88,11 @@ TEST(StoredPath, ScalarsIdsAndReferencesHaveNoFields) {
   EXPECT_FALSE(has_stored_path<Patron>("parts.name"));
 }
 
-TEST(StoredPath, DocumentsWithTheirOwnCodecAcceptAnySubPath) {
-  // odm::Money writes {value, currency} through its own codec, which odm cannot look into.
+TEST(StoredPath, DocumentsWithTheirOwnCodecHaveTheFieldsTheirKindNames) {
+  // odm::Money's codec says it writes {value, currency} (odm::kinds::document<MoneyFields>).
   EXPECT_TRUE(has_stored_path<Patron>("balance.currency"));
+  EXPECT_TRUE(has_stored_path<Patron>("balance.value"));
+  EXPECT_FALSE(has_stored_path<Patron>("balance.amount"));
 }
 
 TEST(StoredPath, EmptyStepsAreRefused) {

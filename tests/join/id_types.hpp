@@ -26,6 +26,7 @@ struct PartNumber {
 template <>
 struct odm::codec<id_types::PartNumber> {
   // A sub-document: the key has two parts, and MongoDB compares `_id` documents field by field.
+  using kind = odm::kinds::document<id_types::PartNumber>;  // {line, number}, as the struct's members
   static void encode(bson_t* parent, std::string_view key, const id_types::PartNumber& value) {
     bson_t document;
     odm::detail::check_append(bson_append_document_begin(parent, key.data(), odm::detail::key_length(key), &document));

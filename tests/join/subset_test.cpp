@@ -401,7 +401,7 @@ struct Bid {
 };
 struct Bidder {
   std::int32_t id = 0;
-  odm::Subset<Bid, 2, &Bid::amount, odm::Keep::smallest> lowest;
+  odm::Subset<Bid, 2, &Bid::amount, odm::ascending> lowest;
   struct odm_model {
     static constexpr std::string_view collection = "bidders";
   };

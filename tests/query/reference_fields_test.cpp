@@ -26,6 +26,14 @@ struct Book {
   std::int64_t id = 0;
   odm::Ref<Publisher> publisher_id;
 };
+struct Line {
+  odm::Ref<Publisher> publisher;
+  std::int32_t copies = 0;
+};
+struct Order {
+  odm::ObjectId id;
+  std::vector<Line> lines;
+};
 
 std::string json(const odm::Document& document) { return document.to_json(); }
 
@@ -45,6 +53,20 @@ TEST(ReferenceFields, RefManyMatchesAnElementAndPushesIds) {
             R"({ "courses" : { "$oid" : "61741c9cbc9ec583c836170a" } })");
   EXPECT_EQ(json(odm::field(&Student::courses).push(course).bson()),
             R"({ "$push" : { "courses" : { "$oid" : "61741c9cbc9ec583c836170a" } } })");
+}
+
+// Regression: a Ref inside an array element is the same id whether the path is written
+// from the model (`/`) or from an element condition (elem_match, pull).
+TEST(ReferenceFields, ARefInsideAnElementConditionIsItsId) {
+  EXPECT_EQ(json((odm::field(&Order::lines) / &Line::publisher == "oreilly").bson()),
+            R"({ "lines.publisher" : "oreilly" })");
+  EXPECT_EQ(json(odm::field(&Order::lines)
+                     .elem_match([](auto line) { return line / &Line::publisher == "oreilly" && line / &Line::copies > 1; })
+                     .bson()),
+            R"({ "lines" : { "$elemMatch" : { "publisher" : "oreilly", "copies" : { "$gt" : 1 } } } })");
+  EXPECT_EQ(json(odm::field(&Order::lines).pull([](auto line) { return line / &Line::publisher == "acme"; }).bson()),
+            R"({ "$pull" : { "lines" : { "publisher" : "acme" } } })");
+  static_assert(std::is_same_v<decltype(odm::Element<Line>{} / &Line::publisher)::value_type, std::string>);
 }
 
 }  // namespace reference_queries

@@ -5,6 +5,7 @@
 //
 //   template <> struct odm::codec<Celsius> {
 //     // double: temperatures are measurements, not exact amounts.
+//     using kind = odm::kind_of<double>;
 //     static void encode(bson_t* parent, std::string_view key, const Celsius& c) {
 //       odm::codec<double>::encode(parent, key, c.value);
 //     }
@@ -14,12 +15,19 @@
 //   };
 //
 // Contract:
+//   kind                        what `encode` writes, from odm/bson/kind.hpp's vocabulary
+//                               (`odm::kinds::scalar<BSON_TYPE_DOUBLE>`, `odm::kind_of<double>`,
+//                               `odm::kinds::document<Fields>`, ...). Required: the member
+//                               table, path checks and schema generation read it.
 //   encode(parent, key, value)  appends one field `key` to `parent`. Throws odm::EncodeError.
 //   decode(iter, out)           reads the value `iter` points at into `out`. Throws
 //                               odm::DecodeError with a message that names no path: the
 //                               codec of the enclosing document or array adds it.
 //   may_be_absent (optional)    `static constexpr bool may_be_absent = true;` lets a field of
-//                               this type be missing from a document (std::optional does).
+//                               this type be missing from a document (std::optional does);
+//                               it then keeps its initial value.
+//   relation (optional)         for types that relate documents (odm::Ref, ParentRef,
+//                               RefMany, Subset): `using relation = odm::reference_to<...>;`.
 //
 // The codec works on libbson's own `bson_t`/`bson_iter_t` rather than a wrapper of
 // odm's: a user writing a codec is writing BSON anyway, libbson's API is documented and

@@ -2,6 +2,7 @@
 // Codecs of the standard containers: std::optional, std::vector, std::map, std::variant.
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/kind.hpp>
 #include <odm/bson/record.hpp>
 #include <odm/bson/scalars.hpp>
 
@@ -89,6 +90,7 @@ void for_each_element(const bson_iter_t& it, Fn&& fn) {
 // seeds' shape; a null or a missing field decodes to nullopt.
 template <mappable T>
 struct codec<std::optional<T>> {
+  using kind = kinds::nullable<kind_of<T>>;
   static constexpr bool may_be_absent = true;
   static void encode(bson_t* parent, std::string_view key, const std::optional<T>& value) {
     if (value)
@@ -108,6 +110,7 @@ struct codec<std::optional<T>> {
 // std::vector<T>: BSON array.
 template <mappable T, class Allocator>
 struct codec<std::vector<T, Allocator>> {
+  using kind = kinds::array<kind_of<T>>;
   static void encode(bson_t* parent, std::string_view key, const std::vector<T, Allocator>& values) {
     detail::encode_array(parent, key, values);
   }
@@ -128,6 +131,7 @@ struct codec<std::vector<T, Allocator>> {
 // std::array<T, N>: a BSON array of exactly N elements.
 template <mappable T, std::size_t N>
 struct codec<std::array<T, N>> {
+  using kind = kinds::array<kind_of<T>>;
   static void encode(bson_t* parent, std::string_view key, const std::array<T, N>& values) {
     detail::encode_array(parent, key, values);
   }
@@ -148,6 +152,7 @@ struct codec<std::array<T, N>> {
 template <mappable T, class Compare, class Allocator>
 struct codec<std::map<std::string, T, Compare, Allocator>> {
   using map_type = std::map<std::string, T, Compare, Allocator>;
+  using kind = kinds::map<kind_of<T>>;
   static void encode(bson_t* parent, std::string_view key, const map_type& values) {
     const detail::EncodeLevel level;
     bson_t document;
@@ -203,6 +208,7 @@ struct codec<std::map<std::string, T, Compare, Allocator>> {
 // decoded twice, so decoding stays linear in the input however variants nest.
 template <mappable... T>
 struct codec<std::variant<T...>> {
+  using kind = kinds::one_of<kind_of<T>...>;
   static void encode(bson_t* parent, std::string_view key, const std::variant<T...>& value) {
     std::visit([&](const auto& alternative) {
       codec<std::remove_cvref_t<decltype(alternative)>>::encode(parent, key, alternative);

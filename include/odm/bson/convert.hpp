@@ -4,6 +4,7 @@
 #include <odm/bson/codec.hpp>
 #include <odm/bson/containers.hpp>
 #include <odm/bson/document.hpp>
+#include <odm/bson/kind.hpp>
 #include <odm/bson/record.hpp>
 #include <odm/bson/scalars.hpp>
 
@@ -14,9 +15,9 @@
 
 namespace odm {
 
-/// A struct odm can store as a whole document.
+/// A struct odm can store as a whole document: a plain struct stored as its members.
 template <class T>
-concept document_model = reflectable<T> && !requires { T::odm_not_a_record; };
+concept document_model = reflectable<T> && is_record<T>;
 
 /// Appends the fields of `value` to an existing document (for code that builds commands
 /// around a model). Throws odm::EncodeError naming the path of a value BSON cannot hold.

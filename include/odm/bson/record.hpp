@@ -1,6 +1,6 @@
 #pragma once
 // The codec of plain structs: every member becomes a field, in declaration order,
-// under its stored name (odm/model/model.hpp).
+// under its stored name, as the model's member table says (odm/bson/members.hpp).
 //
 // Decoding walks the document once. For each field it first tries the member that
 // follows the previous one in declaration order, which is where a document written by
@@ -8,6 +8,8 @@
 // back to a binary search over the sorted names, never a scan of all names.
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/kind.hpp>
+#include <odm/bson/members.hpp>
 #include <odm/model/model.hpp>
 
 #include <algorithm>
@@ -63,7 +65,7 @@ template <class T, std::size_t I>
 
 template <class T, bool Root>
 struct record_traits {
-  static constexpr std::size_t size = member_count<T>;
+  static constexpr std::size_t size = members<T>::size;
   static constexpr const auto& names = stored_names<T, Root>;
 
   using sorted_entry = named_index;
@@ -77,15 +79,16 @@ struct record_traits {
   }
 
   template <std::size_t I>
-  using member_type = boost::pfr::tuple_element_t<I, T>;
+  using member_type = typename member<T, I>::type;
 
   using decode_function = void (*)(const bson_iter_t&, T&);
   static constexpr auto decoders = []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<decode_function, size>{&decode_member_value<T, I>...};
   }(std::make_index_sequence<size>{});
 
+  /// Which members a document may lack (they keep their initial value).
   static constexpr auto optional_members = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<bool, size>{may_be_absent<member_type<I>>...};
+    return std::array<bool, size>{(member<T, I>::when_absent != Absent::refused)...};
   }(std::make_index_sequence<size>{});
 };
 
@@ -217,11 +220,11 @@ void decode_members(bson_iter_t& it, T& out) {
   }
 }
 
-// Plain structs: a BSON sub-document. (odm's own value types that happen to be
-// aggregates are mapped by their own, more specific codecs.)
+// Plain structs: a BSON sub-document. (A type that happens to be an aggregate but is
+// stored otherwise, such as odm::Binary, has its own specialization, which wins.)
 template <reflectable T>
-  requires(!requires { T::odm_not_a_record; })
 struct codec<T> {
+  using kind = kinds::document<T>;
   static void encode(bson_t* parent, std::string_view key, const T& value) {
     const detail::EncodeLevel level;
     bson_t document;
@@ -250,7 +253,7 @@ std::string missing_field_reason(std::string_view name);
 // every required member present, every field that names a member of a BSON type that
 // member can be stored as, and no unknown field if the model is strict.
 template <reflectable T>
-  requires(!requires { T::odm_not_a_record; })
+  requires is_record<T>
 struct variant_shape<T> {
   static constexpr type_mask types = type_bit(BSON_TYPE_DOCUMENT);
   static bool fits(const bson_iter_t& it, std::string& why) {

@@ -2,6 +2,7 @@
 // Codecs of the scalar types: bool, integers, double, strings, enums, dates.
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/kind.hpp>
 #include <odm/reflect/enums.hpp>
 
 #include <chrono>
@@ -17,6 +18,7 @@ namespace odm {
 // bool: BSON boolean.
 template <>
 struct codec<bool> {
+  using kind = kinds::scalar<BSON_TYPE_BOOL>;
   static void encode(bson_t* parent, std::string_view key, bool value) {
     detail::check_append(bson_append_bool(parent, key.data(), detail::key_length(key), value));
   }
@@ -40,6 +42,7 @@ concept unsigned_integer = std::unsigned_integral<T> && !std::same_as<T, bool> &
 // because servers and shells store small whole numbers in either type.
 template <detail::small_signed_integer T>
 struct codec<T> {
+  using kind = kinds::scalar<BSON_TYPE_INT32>;
   static void encode(bson_t* parent, std::string_view key, T value) {
     detail::check_append(bson_append_int32(parent, key.data(), detail::key_length(key), value));
   }
@@ -60,6 +63,7 @@ struct codec<T> {
 // wire, so $type queries and other drivers see one type per field).
 template <detail::large_signed_integer T>
 struct codec<T> {
+  using kind = kinds::scalar<BSON_TYPE_INT64>;
   static void encode(bson_t* parent, std::string_view key, T value) {
     detail::check_append(bson_append_int64(parent, key.data(), detail::key_length(key), value));
   }
@@ -84,6 +88,7 @@ struct codec<T> {
 // but only where the double holds them exactly.
 template <>
 struct codec<double> {
+  using kind = kinds::scalar<BSON_TYPE_DOUBLE>;
   static void encode(bson_t* parent, std::string_view key, double value) {
     detail::check_append(bson_append_double(parent, key.data(), detail::key_length(key), value));
   }
@@ -115,6 +120,7 @@ struct codec<T> {
 // UTF-8, and a C++ string decoded from bad bytes would carry them on).
 template <>
 struct codec<std::string> {
+  using kind = kinds::scalar<BSON_TYPE_UTF8>;
   static void encode(bson_t* parent, std::string_view key, const std::string& value) {
     detail::check_utf8(value.data(), value.size(), false);
     if (value.size() > static_cast<std::size_t>(std::numeric_limits<int>::max() - 5)) [[unlikely]]
@@ -154,6 +160,7 @@ struct codec<E> {
   // int32 when every value fits; int64 for 64-bit and unsigned 32-bit underlying types.
   using stored = std::conditional_t<(sizeof(underlying) < 4 || (sizeof(underlying) == 4 && std::is_signed_v<underlying>)),
                                     std::int32_t, std::int64_t>;
+  using kind = std::conditional_t<enum_storage<E> == EnumStorage::integer, kind_of<stored>, kinds::scalar<BSON_TYPE_UTF8>>;
   static void encode(bson_t* parent, std::string_view key, E value) {
     if constexpr (enum_storage<E> == EnumStorage::integer) {
       const auto raw = static_cast<underlying>(value);
@@ -201,6 +208,7 @@ struct codec<E> {
 template <class Duration>
 struct codec<std::chrono::time_point<std::chrono::system_clock, Duration>> {
   using time_point = std::chrono::time_point<std::chrono::system_clock, Duration>;
+  using kind = kinds::scalar<BSON_TYPE_DATE_TIME>;
   static void encode(bson_t* parent, std::string_view key, const time_point& value) {
     if constexpr (std::ratio_greater_v<typename Duration::period, std::milli> &&
                   std::is_integral_v<typename Duration::rep>) {

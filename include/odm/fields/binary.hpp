@@ -2,6 +2,7 @@
 // odm::Binary: BSON binary data with its subtype (generic bytes by default).
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/kind.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -15,13 +16,13 @@ struct Binary {
   bson_subtype_t subtype = BSON_SUBTYPE_BINARY;
 
   friend bool operator==(const Binary&, const Binary&) = default;
-  static constexpr bool odm_not_a_record = true;
 };
 
 // BSON binData. The deprecated "old binary" subtype 2 is read (libbson unwraps it) and
 // written back as generic binary.
 template <>
 struct codec<Binary> {
+  using kind = kinds::scalar<BSON_TYPE_BINARY>;
   static void encode(bson_t* parent, std::string_view key, const Binary& value) {
     if (value.bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max() - 16))
       throw EncodeError("binary value exceeds the maximum BSON size");

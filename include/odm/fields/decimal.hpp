@@ -20,6 +20,7 @@
 #include <bson/bson.h>
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/kind.hpp>
 #include <odm/error.hpp>
 
 #include <compare>
@@ -287,6 +288,7 @@ class Decimal {
 // shapes are read with odm::DecimalFromLegacy (odm/fields/money.hpp).
 template <>
 struct codec<Decimal> {
+  using kind = kinds::scalar<BSON_TYPE_DECIMAL128>;
   static void encode(bson_t* parent, std::string_view key, const Decimal& value) {
     const bson_decimal128_t bid = value.to_bson_decimal128();
     detail::check_append(bson_append_decimal128(parent, key.data(), detail::key_length(key), &bid));

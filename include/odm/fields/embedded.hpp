@@ -4,6 +4,7 @@
 // where relationship fields (Ref, ParentRef, Subset) say the opposite.
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/kind.hpp>
 
 #include <compare>
 #include <string_view>
@@ -53,6 +54,7 @@ Embedded(T) -> Embedded<T>;
 // Stored exactly as T.
 template <mappable T>
 struct codec<Embedded<T>> {
+  using kind = kind_of<T>;
   static void encode(bson_t* parent, std::string_view key, const Embedded<T>& value) {
     codec<T>::encode(parent, key, *value);
   }

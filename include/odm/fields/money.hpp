@@ -32,6 +32,7 @@
 #include <bson/bson.h>
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/kind.hpp>
 #include <odm/error.hpp>
 #include <odm/fields/decimal.hpp>
 
@@ -67,6 +68,19 @@ std::int64_t to_scaled_units(const Decimal& value, int places, std::int64_t fact
 /// Reads Decimal128 as is, an int64/int32 as units of 10^-legacy_places, or a string
 /// holding a decimal. Returns whether the value had one of the legacy shapes.
 bool decode_decimal_or_legacy(const bson_iter_t& it, int legacy_places, Decimal& out);
+
+/// The stored shape of odm::Money, as the kind its codec states (the codec itself writes
+/// the two fields directly).
+struct MoneyFields {
+  Decimal value;
+  std::string currency;
+};
+/// The stored shape of odm::DisplayMoney.
+struct DisplayMoneyFields {
+  std::string display;
+  double approx;
+  std::string currency;
+};
 
 }  // namespace detail
 
@@ -207,6 +221,7 @@ class Money {
 // and no other field may be present.
 template <>
 struct codec<Money> {
+  using kind = kinds::document<detail::MoneyFields>;
   static void encode(bson_t* parent, std::string_view key, const Money& value);
   static void decode(const bson_iter_t& it, Money& out);
 };
@@ -250,6 +265,7 @@ class ScaledAmount {
 // one type for the field. An int32 on the wire (a shell writing `price: 1999`) widens exactly.
 template <std::int64_t Factor>
 struct codec<ScaledAmount<Factor>> {
+  using kind = kinds::scalar<BSON_TYPE_INT64>;
   static void encode(bson_t* parent, std::string_view key, const ScaledAmount<Factor>& value) {
     detail::check_append(bson_append_int64(parent, key.data(), detail::key_length(key), value.units()));
   }
@@ -289,6 +305,7 @@ class DisplayMoney {
 
 template <>
 struct codec<DisplayMoney> {
+  using kind = kinds::document<detail::DisplayMoneyFields>;
   static void encode(bson_t* parent, std::string_view key, const DisplayMoney& value);
   static void decode(const bson_iter_t& it, DisplayMoney& out);
 };
@@ -336,6 +353,7 @@ class DecimalFromLegacy {
 
 template <std::int64_t LegacyFactor>
 struct codec<DecimalFromLegacy<LegacyFactor>> {
+  using kind = kinds::scalar<BSON_TYPE_DECIMAL128>;  // what it writes; it reads legacy shapes too
   static void encode(bson_t* parent, std::string_view key, const DecimalFromLegacy<LegacyFactor>& value) {
     codec<Decimal>::encode(parent, key, value.value());
   }

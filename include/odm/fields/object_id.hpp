@@ -3,6 +3,7 @@
 // 3-byte counter), generated, parsed and printed by libbson.
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/kind.hpp>
 
 #include <array>
 #include <chrono>
@@ -73,6 +74,7 @@ class ObjectId {
 // BSON ObjectId.
 template <>
 struct codec<ObjectId> {
+  using kind = kinds::scalar<BSON_TYPE_OID>;
   static void encode(bson_t* parent, std::string_view key, const ObjectId& value) {
     const bson_oid_t oid = value.to_bson_oid();
     detail::check_append(bson_append_oid(parent, key.data(), detail::key_length(key), &oid));

@@ -33,6 +33,7 @@
 #include <odm/bson/codec.hpp>
 #include <odm/bson/containers.hpp>
 #include <odm/bson/document.hpp>
+#include <odm/bson/kind.hpp>
 #include <odm/error.hpp>
 #include <odm/fields/object_id.hpp>
 #include <odm/model/id.hpp>
@@ -48,8 +49,6 @@
 #include <vector>
 
 namespace odm {
-
-enum class Dangling { keep, drop, raise };
 
 namespace detail {
 
@@ -158,9 +157,6 @@ std::string describe_id(const ReferenceId& id);
 /// members, which convert to anything.
 struct NotAnId {};
 
-template <class Id>
-concept is_reference_member = requires { typename std::remove_cvref_t<Id>::target_type; };
-
 /// The arguments a reference can be built from: something that looks like an id.
 /// Deliberately decided from the argument alone, never by asking T: a reference is
 /// often declared inside T itself (a category's parent), before T is complete, and
@@ -171,7 +167,7 @@ concept id_like = std::same_as<std::remove_cvref_t<Id>, ObjectId> ||
                   std::convertible_to<Id, std::string_view> ||
                   (std::integral<std::remove_cvref_t<Id>> && !std::same_as<std::remove_cvref_t<Id>, bool>) ||
                   (std::is_class_v<std::remove_cvref_t<Id>> && !std::convertible_to<Id, NotAnId> &&
-                   !is_reference_member<Id> && mappable<std::remove_cvref_t<Id>>);
+                   !codec_states_relation<std::remove_cvref_t<Id>> && mappable<std::remove_cvref_t<Id>>);
 
 /// Converts an id argument to T's id type, once T is complete.
 template <class T, class Id>
@@ -208,14 +204,6 @@ inline void encode_reference_id(bson_t* parent, std::string_view key, const Refe
           codec<V>::encode(parent, key, value);
       },
       id);
-}
-
-template <class T>
-ReferenceId decode_reference_id(const bson_iter_t& it) {
-  check_reference_id<T>();
-  id_type_t<T> id{};
-  codec<id_type_t<T>>::decode(it, id);
-  return to_reference_id(id);
 }
 
 /// What Ref and ParentRef share: an id, and the target once a join found it.
@@ -263,9 +251,6 @@ class SingleReference {
 template <class T, Dangling Policy = Dangling::keep>
 class Ref : public detail::SingleReference<T> {
  public:
-  using target_type = T;
-  static constexpr Dangling dangling_policy = Policy;
-
   Ref() = default;
   /// `book.publisher_id = "oreilly"`
   template <detail::id_like Id>
@@ -286,9 +271,6 @@ class Ref : public detail::SingleReference<T> {
 template <class T, Dangling Policy = Dangling::keep>
 class ParentRef : public detail::SingleReference<T> {
  public:
-  using target_type = T;
-  static constexpr Dangling dangling_policy = Policy;
-
   /// No parent.
   ParentRef() = default;
   ParentRef(std::nullopt_t) {}  // NOLINT(google-explicit-constructor)
@@ -311,9 +293,6 @@ class ParentRef : public detail::SingleReference<T> {
 template <class T, Dangling Policy = Dangling::keep>
 class RefMany {
  public:
-  using target_type = T;
-  static constexpr Dangling dangling_policy = Policy;
-
   RefMany() = default;
   template <detail::id_like Id>
   RefMany(std::initializer_list<Id> ids) {
@@ -398,6 +377,8 @@ class RefMany {
 // Stored as the target's id, exactly as T stores its own `_id`.
 template <class T, Dangling P>
 struct codec<Ref<T, P>> {
+  using kind = kinds::id_of<T>;
+  using relation = reference_to<T, Relationship::reference, P>;
   static void encode(bson_t* parent, std::string_view key, const Ref<T, P>& ref) {
     if (std::holds_alternative<std::monostate>(ref.raw_id())) [[unlikely]]
       throw EncodeError("the reference was never given an id (a Ref is required; use ParentRef or "
@@ -415,6 +396,8 @@ struct codec<Ref<T, P>> {
 // Stored as the parent's id, or null for no parent; a missing field also means none.
 template <class T, Dangling P>
 struct codec<ParentRef<T, P>> {
+  using kind = kinds::nullable<kinds::id_of<T>>;
+  using relation = reference_to<T, Relationship::parent_reference, P>;
   static constexpr bool may_be_absent = true;
   static void encode(bson_t* parent, std::string_view key, const ParentRef<T, P>& ref) {
     detail::encode_reference_id(parent, key, ref.raw_id());
@@ -434,6 +417,8 @@ struct codec<ParentRef<T, P>> {
 // Stored as an array of the targets' ids.
 template <class T, Dangling P>
 struct codec<RefMany<T, P>> {
+  using kind = kinds::array<kinds::id_of<T>>;
+  using relation = reference_to<T, Relationship::child_references, P>;
   static void encode(bson_t* parent, std::string_view key, const RefMany<T, P>& refs) {
     const detail::EncodeLevel level;
     bson_t array;

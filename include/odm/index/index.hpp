@@ -15,9 +15,10 @@
 // `.unique()`, `.sparse()`, `.partial(R"({"rating": {"$gt": 5}})")`,
 // `.expire_after(std::chrono::hours(24))` (TTL) and `.named("...")`.
 //
-// Implied by field kinds (odm::index_plan<T>() adds them unless a planned index that holds
-// every document already starts with the same keys, which serves the same queries; a
-// partial or sparse index never does):
+// Implied by field kinds, as the model's member table states their relations
+// (odm::index_plan<T>() adds them unless a planned index that holds every document already
+// starts with the same keys, which serves the same queries; a partial or sparse index never
+// does):
 //   - every ParentRef member: `{field: 1}` (children are found through it);
 //   - a RefMany to the model itself (a tree's `children`): `{children: 1}`, multikey, for
 //     finding a node's parent with `{children: id}`;
@@ -29,10 +30,11 @@
 // pattern that differ only in options).
 
 #include <odm/bson/document.hpp>
-#include <odm/fields/ref.hpp>
-#include <odm/fields/subset.hpp>
+#include <odm/bson/kind.hpp>
+#include <odm/bson/members.hpp>
 #include <odm/index/stored_path.hpp>
 #include <odm/model/collection_name.hpp>
+#include <odm/model/direction.hpp>
 #include <odm/model/model.hpp>
 
 #include <array>
@@ -49,29 +51,25 @@
 
 namespace odm {
 
-/// The order of an index key.
-enum class IndexOrder : std::int32_t { ascending = 1, descending = -1 };
-inline constexpr IndexOrder ascending_index = IndexOrder::ascending;
-inline constexpr IndexOrder descending_index = IndexOrder::descending;
-
 /// An index key on a member.
 template <class T, class M>
 struct MemberKey {
   M T::*member;
-  IndexOrder order = IndexOrder::ascending;
+  Direction order = Direction::ascending;
 };
 
 /// An index key on a dotted path (fields of embedded documents).
 struct PathKey {
   std::string_view path;
-  IndexOrder order = IndexOrder::ascending;
+  Direction order = Direction::ascending;
 };
 
+/// A key in a given direction: odm::key(&LogMessage::time, odm::descending).
 template <class T, class M>
-constexpr MemberKey<T, M> key(M T::*member, IndexOrder order = IndexOrder::ascending) {
+constexpr MemberKey<T, M> key(M T::*member, Direction order = Direction::ascending) {
   return {member, order};
 }
-constexpr PathKey key(std::string_view path, IndexOrder order = IndexOrder::ascending) { return {path, order}; }
+constexpr PathKey key(std::string_view path, Direction order = Direction::ascending) { return {path, order}; }
 
 /// One declared index: its keys and options. Built with odm::index(...) and the
 /// setters, all usable in a constant expression inside the model.
@@ -119,7 +117,7 @@ constexpr auto as_index_key(K key) {
   if constexpr (std::is_member_object_pointer_v<K>)
     return odm::key(key);
   else if constexpr (std::is_convertible_v<K, std::string_view>)
-    return PathKey{key, IndexOrder::ascending};
+    return PathKey{key, Direction::ascending};
   else
     return key;
 }
@@ -165,23 +163,6 @@ namespace detail {
 /// An IndexModel for `keys` [(field, order)...], named as MongoDB would name it.
 IndexModel make_index(std::string collection, const std::vector<std::pair<std::string, std::int32_t>>& keys,
                       std::string reason);
-
-template <class M, class T>
-inline constexpr bool is_ref_many_to = false;
-template <class T, Dangling P>
-inline constexpr bool is_ref_many_to<RefMany<T, P>, T> = true;
-
-template <class M>
-struct subset_traits {
-  static constexpr bool is_subset = false;
-};
-template <class T, std::size_t N, auto K, Keep W>
-struct subset_traits<Subset<T, N, K, W>> {
-  static constexpr bool is_subset = true;
-  using item = T;
-  static constexpr auto order_key = K;
-  static constexpr Keep keeps = W;
-};
 
 /// One key of a planned index, known when the model compiles: a stored field name (or a
 /// dotted path) and 1 or -1.
@@ -245,9 +226,9 @@ template <class T, std::size_t D, std::size_t K>
 consteval PlannedKey declared_key() {
   constexpr const auto& key = std::get<K>(std::get<D>(metadata_t<T>::indexes).keys);
   if constexpr (std::is_same_v<std::remove_cvref_t<decltype(key)>, PathKey>)
-    return {key.path, static_cast<std::int32_t>(key.order)};
+    return {key.path, direction_value(key.order)};
   else
-    return {field_name(key.member), static_cast<std::int32_t>(key.order)};
+    return {field_name(key.member), direction_value(key.order)};
 }
 
 template <class T, std::size_t D>
@@ -279,31 +260,32 @@ void add_declared(std::vector<IndexModel>& plan) {
   }
 }
 
-/// What member I of T implies (see the top of this file).
+/// What member I of T implies (see the top of this file), from its relation in T's member
+/// table.
 template <class T, std::size_t I>
 consteval ImpliedIndex implied_index() {
-  using M = boost::pfr::tuple_element_t<I, T>;
+  using Member = member<T, I>;
+  using Relation = typename Member::relation;
   ImpliedIndex out;
-  out.member = member_names<T>[I];
-  if constexpr (is_parent_ref<M> || is_ref_many_to<M, T>) {
-    out.kind = is_parent_ref<M> ? ImpliedKind::parent_ref : ImpliedKind::children;
-    out.keys[0] = {stored_names<T>[I], 1};
+  out.member = Member::name;
+  if constexpr (Relation::kind == Relationship::parent_reference ||
+                (Relation::kind == Relationship::child_references && std::is_same_v<typename Relation::target, T>)) {
+    out.kind = Relation::kind == Relationship::parent_reference ? ImpliedKind::parent_ref : ImpliedKind::children;
+    out.keys[0] = {Member::stored_name, 1};
     out.key_count = 1;
-  } else if constexpr (subset_traits<M>::is_subset) {
-    using Item = typename subset_traits<M>::item;
-    constexpr std::size_t parent = parent_ref_index<Item, T>();
-    static_assert(parent < member_count<Item>,
-                  "odm::Subset: the item type needs an odm::ParentRef<Owner> member pointing back to its owner");
-    constexpr std::size_t order_index = member_index(subset_traits<M>::order_key);
+  } else if constexpr (Relation::kind == Relationship::subset) {
+    using Item = typename Relation::target;
+    constexpr std::size_t parent = subset_parent_index<Item, T>();
+    constexpr std::size_t order_index = member_index(Relation::order_key);
     constexpr std::size_t key_index = subset_key_index<Item>();
-    constexpr std::int32_t direction = subset_traits<M>::keeps == Keep::largest ? -1 : 1;
+    constexpr std::int32_t direction = direction_value(Relation::order);
     out.kind = ImpliedKind::subset;
     out.collection = collection_name<Item>;
-    out.keys[0] = {stored_names<Item>[parent], 1};
-    out.keys[1] = {stored_names<Item>[order_index], direction};
+    out.keys[0] = {member<Item, parent>::stored_name, 1};
+    out.keys[1] = {member<Item, order_index>::stored_name, direction};
     out.key_count = 2;
-    if constexpr (key_index < member_count<Item> && key_index != order_index)
-      out.keys[out.key_count++] = {stored_names<Item>[key_index], direction};  // breaks ties
+    if constexpr (key_index < members<Item>::size && key_index != order_index)
+      out.keys[out.key_count++] = {member<Item, key_index>::stored_name, direction};  // breaks ties
   }
   return out;
 }
@@ -311,7 +293,7 @@ consteval ImpliedIndex implied_index() {
 template <class T>
 inline constexpr auto implied_indexes = []<std::size_t... I>(std::index_sequence<I...>) {
   return std::array<ImpliedIndex, sizeof...(I)>{implied_index<T, I>()...};
-}(std::make_index_sequence<member_count<T>>{});
+}(std::make_index_sequence<members<T>::size>{});
 
 /// Adds `index` unless a planned index on its collection starts with the same keys.
 void add_unless_covered(std::vector<IndexModel>& plan, IndexModel index);

@@ -51,33 +51,25 @@ struct JoinOptions {
 
 namespace detail {
 
+/// The relation of a member of type M, when it is a reference (Ref, ParentRef, RefMany).
 template <class M>
-struct reference_kind {
-  static constexpr bool is_reference = false;
-};
-template <class T, Dangling P>
-struct reference_kind<Ref<T, P>> {
-  static constexpr bool is_reference = true, is_many = false;
-  using target = T;
-  static constexpr Dangling policy = P;
-};
-template <class T, Dangling P>
-struct reference_kind<ParentRef<T, P>> {
-  static constexpr bool is_reference = true, is_many = false;
-  using target = T;
-  static constexpr Dangling policy = P;
-};
-template <class T, Dangling P>
-struct reference_kind<RefMany<T, P>> {
-  static constexpr bool is_reference = true, is_many = true;
-  using target = T;
-  static constexpr Dangling policy = P;
-};
+inline constexpr bool is_reference_member = relation_of<M>::kind == Relationship::reference ||
+                                            relation_of<M>::kind == Relationship::parent_reference ||
+                                            relation_of<M>::kind == Relationship::child_references;
+
+/// Whether a member of type M is a reference to documents of Target.
+template <class M, class Target>
+inline constexpr bool is_reference_to = [] {
+  if constexpr (is_reference_member<M>)
+    return std::is_same_v<typename relation_of<M>::target, Target>;
+  else
+    return false;
+}();
 
 /// Calls fn(id) for every id a reference member holds (none for a null ParentRef).
 template <class M, class Fn>
 void for_each_reference_id(const M& reference, Fn&& fn) {
-  if constexpr (reference_kind<M>::is_many) {
+  if constexpr (relation_of<M>::many) {
     for (const auto& id : reference.raw_ids()) fn(id);
   } else {
     if (!std::holds_alternative<std::monostate>(reference.raw_id())) fn(reference.raw_id());
@@ -171,11 +163,11 @@ namespace detail {
 /// (in document order) the slot of its id; each reference is hashed once.
 template <class T, class M>
 auto gather_ids(const std::vector<T>& documents, M T::*member) {
-  using Id = reference_key_t<id_type_t<typename reference_kind<M>::target>>;
+  using Id = reference_key_t<id_type_t<typename relation_of<M>::target>>;
   GatheredIds<Id> gathered;
   std::size_t references = 0;
   for (const T& document : documents) {
-    if constexpr (reference_kind<M>::is_many)
+    if constexpr (relation_of<M>::many)
       references += (document.*member).size();
     else
       ++references;
@@ -208,7 +200,7 @@ template <class T, class M, class Target, class Id>
 void assign_targets(std::vector<T>& documents, M T::*member, const GatheredIds<Id>& gathered,
                     const std::vector<std::shared_ptr<const Target>>& by_slot, std::string_view field,
                     JoinLevel level = JoinLevel::result) {
-  using kind = reference_kind<M>;
+  using kind = relation_of<M>;
   std::size_t next = 0;
   const auto target_of = [&](const ReferenceId& id) -> std::shared_ptr<const Target> {
     const std::shared_ptr<const Target>& target = by_slot[gathered.slots[next++]];
@@ -219,7 +211,7 @@ void assign_targets(std::vector<T>& documents, M T::*member, const GatheredIds<I
     }
     return target;
   };
-  if constexpr (kind::is_many) {
+  if constexpr (kind::many) {
     for (T& document : documents) {
       auto& refs = document.*member;
       std::vector<std::shared_ptr<const Target>> resolved;
@@ -246,10 +238,9 @@ void assign_targets(std::vector<T>& documents, M T::*member, const GatheredIds<I
 /// then the `nested` relations of the targets, before the targets are shared.
 template <class T, class M, class... Nested>
 Relation<T> with(M T::*member, Nested... nested) {
-  using kind = detail::reference_kind<M>;
-  static_assert(kind::is_reference,
+  static_assert(detail::is_reference_member<M>,
                 "odm::with: the member is not a reference (odm::Ref, odm::ParentRef or odm::RefMany)");
-  using Target = typename kind::target;
+  using Target = typename relation_of<M>::target;
   static_assert((std::is_same_v<Nested, Relation<Target>> && ...),
                 "odm::with: a nested relation must be one of the referenced model's members");
   const std::string_view field = runtime_field_name(member);
@@ -354,7 +345,7 @@ Document children_pipeline(std::string_view collection, std::string_view field,
 template <class Parent, class Child, class M>
 std::vector<std::vector<Child>> children_of(const Database& db, const std::vector<Parent>& parents, M Child::*member,
                                             const ChildrenOptions<Child>& options = {}) {
-  static_assert(std::is_same_v<typename detail::reference_kind<M>::target, Parent>,
+  static_assert(detail::is_reference_to<M, Parent>,
                 "odm::children_of: the member must be the child's reference to this parent type");
   const std::string_view field = runtime_field_name(member);
   using Id = detail::reference_key_t<id_type_t<Parent>>;

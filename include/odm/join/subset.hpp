@@ -92,15 +92,13 @@ using odm::detail::key_length;
 /// an interleaving deterministically.
 inline thread_local std::function<void()> after_full_read;
 
-template <class Owner, class T, std::size_t N, auto K, Keep W>
+template <class Owner, class T, std::size_t N, auto K, Direction W>
 struct plan {
   using item = T;
   using subset_type = Subset<T, N, K, W>;
-  static constexpr std::size_t parent_index = odm::detail::parent_ref_index<T, Owner>();
-  static_assert(parent_index < odm::detail::member_count<T>,
-                "odm::Subset: the item type needs an odm::ParentRef<Owner> member pointing back to its owner");
+  static constexpr std::size_t parent_index = odm::detail::subset_parent_index<T, Owner>();
   static constexpr std::size_t key_index = odm::detail::subset_key_index<T>();
-  static_assert(key_index < odm::detail::member_count<T>,
+  static_assert(key_index < members<T>::size,
                 "odm::Subset: say which member identifies an item: `static constexpr auto key = &Item::member;` "
                 "in the item's model, or give the item an id");
   static constexpr std::size_t order_index = odm::detail::member_index(K);
@@ -109,7 +107,7 @@ struct plan {
   static constexpr std::string_view embedded_key_field = stored_names<T, false>[key_index];
   static constexpr std::string_view embedded_order_field = stored_names<T, false>[order_index];
   static constexpr std::string_view order_field = stored_names<T, true>[order_index];
-  static constexpr std::int32_t direction = W == Keep::largest ? -1 : 1;
+  static constexpr std::int32_t direction = direction_value(W);
 
   using key_type = boost::pfr::tuple_element_t<key_index, T>;
   static const key_type& key_of(const T& item) { return boost::pfr::get<key_index>(item); }
@@ -229,7 +227,7 @@ void back_off(std::size_t attempt, std::chrono::milliseconds longest);  // join.
 
 /// Makes the owner's embedded array the N first items of its full collection, as the
 /// header explains. Returns whether the owner exists.
-template <class Owner, class T, std::size_t N, auto K, Keep W>
+template <class Owner, class T, std::size_t N, auto K, Direction W>
 bool settle(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<Owner>& owner_id,
             const SubsetOptions& options, std::string_view operation) {
   using plan = detail_subset::plan<Owner, T, N, K, W>;
@@ -285,7 +283,7 @@ Filter<typename Plan::item> item_filter(const typename Plan::item& item, std::st
 
 /// Adds `item` to its collection and to the subset of the owner `owner_id`. Returns
 /// whether the owner exists (the item is stored either way).
-template <class Owner, class T, std::size_t N, auto K, Keep W>
+template <class Owner, class T, std::size_t N, auto K, Direction W>
 bool add(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<Owner>& owner_id, T item,
          const SubsetOptions& options = {}) {
   using plan = detail_subset::plan<Owner, T, N, K, W>;
@@ -310,7 +308,7 @@ bool add(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<
 
 /// Brings the owner's subset up to date with the full collection: its N first items by the
 /// order key. Returns whether the owner exists.
-template <class Owner, class T, std::size_t N, auto K, Keep W>
+template <class Owner, class T, std::size_t N, auto K, Direction W>
 bool repair(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<Owner>& owner_id,
             const SubsetOptions& options = {}) {
   return detail_subset::settle(db, member, owner_id, options, "repair");
@@ -320,7 +318,7 @@ bool repair(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type
 /// (its ParentRef) and key, then brings the owner's subset up to date: the item moves in,
 /// moves within, or falls out of it (and the next one in) as its order key says. Returns
 /// whether the item was found in its collection (nothing is inserted when it was not).
-template <class Owner, class T, std::size_t N, auto K, Keep W>
+template <class Owner, class T, std::size_t N, auto K, Direction W>
 bool update(const Database& db, Subset<T, N, K, W> Owner::*member, const T& item, const SubsetOptions& options = {}) {
   using plan = detail_subset::plan<Owner, T, N, K, W>;
   const auto replaced = db.collection<T>().replace_one(detail_subset::item_filter<plan>(item, "update"), item);
@@ -330,7 +328,7 @@ bool update(const Database& db, Subset<T, N, K, W> Owner::*member, const T& item
 
 /// Deletes the item with `item`'s owner and key from its collection, then brings the
 /// owner's subset up to date (the next item moves in). Returns whether it was found.
-template <class Owner, class T, std::size_t N, auto K, Keep W>
+template <class Owner, class T, std::size_t N, auto K, Direction W>
 bool remove(const Database& db, Subset<T, N, K, W> Owner::*member, const T& item, const SubsetOptions& options = {}) {
   using plan = detail_subset::plan<Owner, T, N, K, W>;
   const auto deleted = db.collection<T>().delete_one(detail_subset::item_filter<plan>(item, "remove"));

@@ -49,13 +49,21 @@ constexpr Rename<T, M> rename(M T::*member, std::string_view stored_name) {
   return {member, stored_name};
 }
 
+/// A per-member option of a model: any value whose `member` is a pointer to the member it
+/// is about. The vocabulary is open: odm reads the facts it knows from an option that
+/// states them (`stored_name`: odm::rename; `when_absent`: what a missing field becomes),
+/// and the member table (odm/bson/members.hpp) carries every option of a member, so a
+/// layer that defines an option of its own finds it there.
+template <class O>
+concept member_option = std::is_member_object_pointer_v<decltype(O::member)>;
+
 /// The per-member options of a model.
 template <class... Options>
 struct FieldOptions {
   std::tuple<Options...> options;
 };
 
-template <class... Options>
+template <member_option... Options>
 constexpr FieldOptions<Options...> fields(Options... options) {
   return {{options...}};
 }
@@ -105,6 +113,33 @@ constexpr bool is_valid_field_name(std::string_view name) {
          name.find('\0') == std::string_view::npos;
 }
 
+inline constexpr std::tuple<> no_options{};
+
+/// The options of T's model (an empty tuple when it declares none).
+template <class T>
+constexpr const auto& model_options() {
+  if constexpr (requires { metadata_t<T>::fields.options; })
+    return metadata_t<T>::fields.options;
+  else
+    return no_options;
+}
+
+template <class T>
+inline constexpr std::size_t option_count = std::tuple_size_v<std::remove_cvref_t<decltype(model_options<T>())>>;
+
+/// Calls fn(option) for each option of T's model about member `index`, in declaration order.
+template <class T, class Fn>
+constexpr void for_each_option_of(std::size_t index, Fn&& fn) {
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (
+        [&] {
+          constexpr const auto& option = std::get<K>(model_options<T>());
+          if (member_index(option.member) == index) fn(option);
+        }(),
+        ...);
+  }(std::make_index_sequence<option_count<T>>{});
+}
+
 template <class T, bool Root>
 consteval auto compute_stored_names() {
   std::array<std::string_view, member_count<T>> names = member_names<T>;
@@ -112,12 +147,14 @@ consteval auto compute_stored_names() {
     for (auto& name : names)
       if (name == "id") name = "_id";
   }
-  if constexpr (requires { metadata_t<T>::fields; }) {
-    constexpr const auto& options = metadata_t<T>::fields.options;
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-      ((names[member_index(std::get<K>(options).member)] = std::get<K>(options).stored_name), ...);
-    }(std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<decltype(options)>>>{});
-  }
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (
+        [&] {
+          constexpr const auto& option = std::get<K>(model_options<T>());
+          if constexpr (requires { option.stored_name; }) names[member_index(option.member)] = option.stored_name;
+        }(),
+        ...);
+  }(std::make_index_sequence<option_count<T>>{});
   return names;
 }
 

@@ -484,7 +484,7 @@ class Element : public Path<Element<E>, E, false> {
  public:
   /// The field `member` of the element.
   template <class M, class C>
-  consteval Path<Element<E>, M, detail::is_array_field<E>> operator/(M C::*member) const {
+  consteval Path<Element<E>, detail::query_view_t<M>, detail::is_array_field<E>> operator/(M C::*member) const {
     static_assert(detail::is_document<E>, "odm: '/' names a field of a document element, but the elements of "
                                           "this array are not structs");
     static_assert(std::is_same_v<C, detail::document_of_t<E>>,
@@ -492,7 +492,7 @@ class Element : public Path<Element<E>, E, false> {
     detail::PathNames names;
     names.push(stored_names<C, false>[detail::member_index(member)]);
     names.first_nested = names.names[0];
-    return Path<Element<E>, M, detail::is_array_field<E>>(names);
+    return Path<Element<E>, detail::query_view_t<M>, detail::is_array_field<E>>(names);
   }
 };
 

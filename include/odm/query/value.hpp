@@ -5,11 +5,13 @@
 // own type M, so a string is always a BSON string and can never become an operator.
 
 #include <odm/bson/codec.hpp>
-#include <odm/fields/ref.hpp>
-#include <odm/bson/scalars.hpp>
 #include <odm/bson/containers.hpp>
+#include <odm/bson/kind.hpp>
+#include <odm/bson/members.hpp>
 #include <odm/bson/record.hpp>
+#include <odm/bson/scalars.hpp>
 #include <odm/fields/embedded.hpp>
+#include <odm/model/direction.hpp>
 #include <odm/model/model.hpp>
 
 #include <array>
@@ -79,27 +81,10 @@ struct vector_traits<std::vector<E, A>> {
   using element = E;
 };
 
-/// What a query sees of a member: references are queried, set and pushed as the ids
-/// they store (Ref<T> as T's id, ParentRef<T> as an optional id, RefMany<T> as a vector
-/// of ids), every other type as itself.
+/// What a query sees of a member of type M: the value it stores, so references are
+/// queried, set and pushed as the ids they hold (the member table's `value_type`).
 template <class M>
-struct query_view {
-  using type = M;
-};
-template <class T, Dangling P>
-struct query_view<Ref<T, P>> {
-  using type = id_type_t<T>;
-};
-template <class T, Dangling P>
-struct query_view<ParentRef<T, P>> {
-  using type = std::optional<id_type_t<T>>;
-};
-template <class T, Dangling P>
-struct query_view<RefMany<T, P>> {
-  using type = std::vector<id_type_t<T>>;
-};
-template <class M>
-using query_view_t = typename query_view<M>::type;
+using query_view_t = typename stored_value<M>::type;
 
 /// A field stored as a BSON array: std::vector<E> or std::optional<std::vector<E>>.
 template <class M>
@@ -118,30 +103,29 @@ using list_element_t = std::conditional_t<is_array_field<M>, element_t<M>, not_a
 template <class M>
 using query_value_t = std::conditional_t<is_array_field<M>, element_t<M>, strip_optional_t<M>>;
 
-/// The struct a `/` step after a field of type M enters: through std::optional,
-/// odm::Embedded and std::vector.
-template <class M>
-struct document_of {
-  using type = M;
+/// The struct whose members a document of kind Kind holds, through null and arrays
+/// (void when it holds none).
+template <class Kind>
+struct record_of_kind {
+  using type = void;
 };
-template <class M>
-struct document_of<std::optional<M>> : document_of<M> {};
-template <class M>
-struct document_of<Embedded<M>> : document_of<M> {};
-template <class E, class A>
-struct document_of<std::vector<E, A>> : document_of<E> {};
-template <class M>
-using document_of_t = typename document_of<M>::type;
+template <class Record>
+struct record_of_kind<kinds::document<Record>> {
+  using type = Record;
+};
+template <class Kind>
+struct record_of_kind<kinds::nullable<Kind>> : record_of_kind<Kind> {};
+template <class Kind>
+struct record_of_kind<kinds::array<Kind>> : record_of_kind<Kind> {};
 
-/// A type stored as a sub-document of named fields (a reflected struct).
+/// The struct a `/` step after a field of type M enters, as M's codec stores it: an
+/// embedded struct, an optional one, or an array of them.
 template <class M>
-inline constexpr bool is_document = [] {
-  using D = document_of_t<M>;
-  if constexpr (reflectable<D>)
-    return !requires { D::odm_not_a_record; };
-  else
-    return false;
-}();
+using document_of_t = typename record_of_kind<kind_of<M>>::type;
+
+/// A type stored as a sub-document of a struct's members (or an array of them).
+template <class M>
+inline constexpr bool is_document = !std::is_void_v<document_of_t<M>>;
 
 template <class T>
 inline constexpr bool is_element_scope = false;
@@ -274,11 +258,6 @@ consteval PathNames root_names(M T::*member) {
 }
 
 }  // namespace detail
-
-/// The order of a sort key: ascending (1) or descending (-1).
-enum class Direction : int { ascending = 1, descending = -1 };
-inline constexpr Direction ascending = Direction::ascending;
-inline constexpr Direction descending = Direction::descending;
 
 /// One key of a sort over documents of T: a path and a direction (query/sort.hpp).
 template <class T>
