@@ -12,8 +12,17 @@ CurrencyMismatch::~CurrencyMismatch() = default;
 NotLoadedError::~NotLoadedError() = default;
 DanglingReference::~DanglingReference() = default;
 JsonError::~JsonError() = default;
+UsageError::~UsageError() = default;
+DataError::~DataError() = default;
 DecodeError::~DecodeError() = default;
 EncodeError::~EncodeError() = default;
+
+namespace detail {
+void throw_past_the_end(const char* call, std::size_t position, std::size_t size) {
+  throw UsageError(std::string(call) + ": position " + std::to_string(position) + " is past the end (size " +
+                   std::to_string(size) + ")");
+}
+}  // namespace detail
 
 PathError::PathError(std::string reason) : Error(reason), reason_(std::move(reason)), message_(reason_) {}
 PathError::~PathError() = default;

@@ -1,8 +1,15 @@
 #pragma once
 // The one exception hierarchy of odm. Everything odm throws derives from odm::Error,
 // so `catch (const odm::Error&)` catches all of it; the subclasses are the cases a
-// caller can act on.
+// caller can act on. (Besides these, only what the C++ runtime itself throws, such as
+// std::bad_alloc, can leave odm.)
+//
+// Messages follow one convention: no "odm:" prefix (the type says where it comes from),
+// lower case, and they start with what they are about: the dotted path of a PathError
+// ("reviews.3.published_date: expected date, got string"), the operation of a driver
+// error ("insert into shop.books: ..."), or the call that was wrong ("Ref::id: ...").
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -109,6 +116,35 @@ class DanglingReference : public Error {
   using Error::Error;
   ~DanglingReference() override;
 };
+
+/// odm was called in a way its contract rules out: a bug in the calling code, never a
+/// condition of the data or the server. Reading the id of a Ref that was never given one,
+/// a position past the end, a member pointer that is not a member of its model.
+class UsageError : public Error {
+ public:
+  using Error::Error;
+  ~UsageError() override;
+};
+
+/// The stored documents each decode, but together break what an operation relies on:
+/// tree references that form a cycle, more distinct ids than one join can gather.
+class DataError : public Error {
+ public:
+  using Error::Error;
+  ~DataError() override;
+};
+
+namespace detail {
+/// Throws UsageError: "<call>: position <position> is past the end (size <size>)".
+[[noreturn]] void throw_past_the_end(const char* call, std::size_t position, std::size_t size);
+/// `position`, checked against `size` (odm's replacement for std::vector::at, whose
+/// std::out_of_range is not an odm::Error).
+inline std::size_t checked_position(const char* call, std::size_t position, std::size_t size) {
+  if (position >= size) [[unlikely]]
+    throw_past_the_end(call, position, size);
+  return position;
+}
+}  // namespace detail
 
 /// Text that is not valid (Extended) JSON.
 class JsonError : public Error {

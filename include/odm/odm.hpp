@@ -32,6 +32,7 @@
 #include <odm/driver/collection.hpp>
 #include <odm/driver/cursor.hpp>
 #include <odm/driver/errors.hpp>
+#include <odm/driver/log.hpp>
 #include <odm/driver/options.hpp>
 #include <odm/driver/session.hpp>
 #include <odm/model/collection_name.hpp>

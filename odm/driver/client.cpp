@@ -22,7 +22,10 @@ void initialize_mongoc() {
   // mongoc_cleanup() is deliberately never called: clients may live in static objects,
   // and libmongoc's process-wide state is small.
   static std::once_flag once;
-  std::call_once(once, [] { mongoc_init(); });
+  std::call_once(once, [] {
+    install_log_forwarding();  // before mongoc_init, which may already log
+    mongoc_init();
+  });
 }
 
 std::string_view host_of(const mongoc_host_list_t* host) noexcept {
@@ -131,7 +134,7 @@ ClientState::ClientState(std::string_view uri, const ClientOptions& options) : m
   initialize_mongoc();
   bson_error_t error;
   uri_.reset(mongoc_uri_new_with_error(std::string(uri).c_str(), &error));
-  if (!uri_) throw ConfigurationError("odm: invalid MongoDB URI \"" + printable_uri(uri) + "\": " + error.message);
+  if (!uri_) throw ConfigurationError("invalid MongoDB URI \"" + printable_uri(uri) + "\": " + error.message);
 
   // Every limit: the option, else the URI's, else odm's default. The URI may not ask for
   // "no limit" (0 or a negative number, which libmongoc accepts): every wait has one.
@@ -145,12 +148,12 @@ ClientState::ClientState(std::string_view uri, const ClientOptions& options) : m
     } else if (mongoc_uri_has_option(uri_.get(), key)) {
       value = mongoc_uri_get_option_as_int32(uri_.get(), key, 0);
       if (value <= 0)
-        throw ConfigurationError(std::string("odm: the URI's ") + name + "=" + std::to_string(value) +
+        throw ConfigurationError(std::string("the URI's ") + name + "=" + std::to_string(value) +
                                  " asks for no limit; odm needs one (every wait must end): give a number of "
                                  "milliseconds");
     }
     if (value <= 0 || value > std::numeric_limits<std::int32_t>::max())
-      throw ConfigurationError(std::string("odm: ") + name + " must be between 1 ms and 2^31 - 1 ms, not " +
+      throw ConfigurationError(std::string(name) + " must be between 1 ms and 2^31 - 1 ms, not " +
                                std::to_string(value) + " ms");
     mongoc_uri_set_option_as_int32(uri_.get(), key, static_cast<std::int32_t>(value));
     return milliseconds(value);
@@ -172,7 +175,7 @@ ClientState::ClientState(std::string_view uri, const ClientOptions& options) : m
   else if (mongoc_uri_has_option(uri_.get(), MONGOC_URI_MAXPOOLSIZE))
     pool_size = mongoc_uri_get_option_as_int32(uri_.get(), MONGOC_URI_MAXPOOLSIZE, 0);
   if (pool_size <= 0 || pool_size > std::numeric_limits<std::int32_t>::max())
-    throw ConfigurationError("odm: the pool size (maxPoolSize) must be between 1 and 2^31 - 1, not " +
+    throw ConfigurationError("the pool size (maxPoolSize) must be between 1 and 2^31 - 1, not " +
                              std::to_string(pool_size));
   max_pool_size_ = static_cast<std::uint32_t>(pool_size);
   mongoc_uri_set_option_as_int32(uri_.get(), MONGOC_URI_MAXPOOLSIZE, static_cast<std::int32_t>(pool_size));
@@ -180,10 +183,10 @@ ClientState::ClientState(std::string_view uri, const ClientOptions& options) : m
   mongoc_uri_set_option_as_bool(uri_.get(), MONGOC_URI_SERVERSELECTIONTRYONCE, false);
 
   pool_.reset(mongoc_client_pool_new_with_error(uri_.get(), &error));
-  if (!pool_) throw ConfigurationError("odm: cannot create a client pool for \"" + printable_uri(uri) + "\": " + error.message);
+  if (!pool_) throw ConfigurationError("cannot create a client pool for \"" + printable_uri(uri) + "\": " + error.message);
   mongoc_client_pool_set_error_api(pool_.get(), MONGOC_ERROR_API_VERSION_2);
   if (options.app_name() && !mongoc_client_pool_set_appname(pool_.get(), options.app_name()->c_str()))
-    throw ConfigurationError("odm: cannot set the application name \"" + *options.app_name() + "\"");
+    throw ConfigurationError("cannot set the application name \"" + *options.app_name() + "\"");
 
   if (monitor_.enabled()) {
     mongoc_apm_callbacks_t* callbacks = mongoc_apm_callbacks_new();
@@ -203,7 +206,7 @@ std::shared_ptr<ClientState> open_client(std::string_view uri, const ClientOptio
 ClientLease::ClientLease(const ClientState& state) : pool_(state.pool()), client_(mongoc_client_pool_pop(pool_)) {
   if (client_ != nullptr) return;
   const std::string size = std::to_string(state.max_pool_size());
-  throw PoolExhausted("odm: the connection pool is exhausted: all " + size + " connection" +
+  throw PoolExhausted("the connection pool is exhausted: all " + size + " connection" +
                           (state.max_pool_size() == 1 ? "" : "s") + " (max_pool_size " + size +
                           ") stayed in use for " + std::to_string(state.pool_wait_timeout().count()) +
                           " ms (pool_wait_timeout). Each running operation, open cursor and session holds "
@@ -229,7 +232,7 @@ OperationClient::OperationClient(const std::shared_ptr<ClientState>& client, Ses
     : session_(session) {
   if (session != nullptr) {
     if (session->client_state() != client)
-      throw Error("odm: a session can only be used with databases and collections of the client that started it");
+      throw Error("a session can only be used with databases and collections of the client that started it");
     client_ = session->client();
   } else {
     lease_.emplace(*client);
@@ -245,12 +248,12 @@ void OperationClient::append_session(bson_t* opts) const {
 
 // ---- sessions --------------------------------------------------------------------
 
-SessionState* start_session(const std::shared_ptr<ClientState>& client) {
+SessionHandle start_session(const std::shared_ptr<ClientState>& client) {
   ClientLease lease(*client);
   bson_error_t error;
   ClientSessionHandle session(mongoc_client_start_session(lease.get(), nullptr, &error));
   if (!session) throw_error(error, nullptr, "start session");
-  return new SessionState(client, std::move(lease), std::move(session));
+  return SessionHandle(new SessionState(client, std::move(lease), std::move(session)));
 }
 
 void destroy_session(SessionState* session) noexcept { delete session; }
@@ -299,18 +302,13 @@ void drop_database(const std::shared_ptr<ClientState>& client, const std::string
 
 
 TransactionError transaction_error() noexcept {
-  const auto labels = [](const auto& error) {
-    return TransactionError{error.has_label("TransientTransactionError"), error.has_label("UnknownTransactionCommitResult"),
-                            false};
-  };
   try {
     throw;
-  } catch (const ServerError& error) {
-    TransactionError result = labels(error);
-    result.max_time_expired = error.code() == 50;
-    return result;
-  } catch (const ConnectionError& error) {
-    return labels(error);
+  } catch (const ReplyError& error) {
+    const auto* server = dynamic_cast<const ServerError*>(&error);
+    return TransactionError{error.has_label("TransientTransactionError"),
+                            error.has_label("UnknownTransactionCommitResult"),
+                            server != nullptr && server->code() == 50};
   } catch (...) {
     return {};
   }

@@ -8,10 +8,7 @@
 
 namespace odm {
 
-bool ServerError::has_label(const char* label) const noexcept { return mongoc_error_has_label(raw_reply_.get(), label); }
-bool ConnectionError::has_label(const char* label) const noexcept {
-  return mongoc_error_has_label(raw_reply_.get(), label);
-}
+bool ReplyError::has_label(const char* label) const noexcept { return mongoc_error_has_label(raw_reply_.get(), label); }
 
 namespace detail {
 namespace {
@@ -63,8 +60,7 @@ std::int64_t int64_field(const bson_t* reply, const char* key) noexcept {
 }
 
 void throw_error(const bson_error_t& error, const bson_t* reply, std::string_view operation) {
-  std::string what = "odm: ";
-  what += operation;
+  std::string what(operation);
   what += ": ";
   what += error.message;
 
@@ -110,7 +106,9 @@ void throw_decode_after_write(const DecodeError& error, std::string operation, D
 
 }  // namespace detail
 ConfigurationError::~ConfigurationError() = default;
+ReplyError::~ReplyError() = default;
 ConnectionError::~ConnectionError() = default;
+ProtocolError::~ProtocolError() = default;
 PoolExhausted::~PoolExhausted() = default;
 DriverError::~DriverError() = default;
 NotFound::~NotFound() = default;

@@ -161,6 +161,9 @@ class OperationClient {
 /// WriteError, ServerError or DriverError. `reply` may be null.
 [[noreturn]] void throw_error(const bson_error_t& error, const bson_t* reply, std::string_view operation);
 
+/// Makes libmongoc send its log to odm's handler (odm/driver/log.hpp); once per process.
+void install_log_forwarding();
+
 /// The value of an integer field of a reply (0 when absent).
 std::int64_t int64_field(const bson_t* reply, const char* key) noexcept;
 

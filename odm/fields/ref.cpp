@@ -15,6 +15,12 @@ std::string describe_id(const ReferenceId& id) {
   return std::visit(Describe{}, id);
 }
 
+void throw_no_id(const ReferenceId& id) {
+  if (std::holds_alternative<std::monostate>(id))
+    throw UsageError("Ref::id: the reference was never given an id (check has_parent() for a ParentRef)");
+  throw UsageError("Ref::id: the reference holds an id of another type than its target's: " + describe_id(id));
+}
+
 [[noreturn]] void throw_not_loaded(const ReferenceId& id, Resolution state) {
   if (state == Resolution::dangling)
     throw NotLoadedError("the reference to " + describe_id(id) +

@@ -204,7 +204,9 @@ std::vector<Document> list_indexes(const Database& db, const std::string& collec
   const Document cursor = sub_document(reply.get(), "cursor");
   bson_iter_t id;
   if (bson_iter_init_find(&id, cursor.get(), "id") && bson_iter_as_int64(&id) != 0)
-    throw DecodeError("listIndexes: more indexes than one reply batch holds");  // not reachable: 64 per collection
+    throw ProtocolError("listIndexes on " + collection + ": the reply's cursor is not exhausted, yet a collection has "
+                        "at most 64 indexes and one batch holds them all",
+                        reply);
   const Document batch = sub_document(cursor.get(), "firstBatch");
   std::vector<Document> indexes;
   bson_iter_t it;

@@ -59,7 +59,7 @@ Document children_pipeline(std::string_view collection, std::string_view field, 
 
 }  // namespace odm::detail
 
-namespace odm::subset::detail_subset {
+namespace odm::detail::subsets {
 
 void back_off(std::size_t attempt, std::chrono::milliseconds longest) {
   thread_local std::minstd_rand random(static_cast<unsigned>(std::hash<std::thread::id>{}(std::this_thread::get_id())));
@@ -68,4 +68,4 @@ void back_off(std::size_t attempt, std::chrono::milliseconds longest) {
   std::this_thread::sleep_for(std::chrono::microseconds(random() % static_cast<std::uint64_t>(ceiling * 1000 + 1)));
 }
 
-}  // namespace odm::subset::detail_subset
+}  // namespace odm::detail::subsets

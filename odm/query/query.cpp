@@ -28,12 +28,12 @@ void collect_operands(const Document& document, std::string_view op, std::vector
   if (single_key(document, it) && iter_key(it) == op && BSON_ITER_HOLDS_ARRAY(&it)) {
     bson_iter_t item = recurse(it);
     while (next(item)) {
-      if (!BSON_ITER_HOLDS_DOCUMENT(&item)) throw ValueError("odm: " + std::string(op) + " holds a non-document");
+      if (!BSON_ITER_HOLDS_DOCUMENT(&item)) throw ValueError(std::string(op) + " holds a non-document");
       std::uint32_t length = 0;
       const std::uint8_t* data = nullptr;
       bson_iter_document(&item, &length, &data);
       bson_t view;
-      if (!bson_init_static(&view, data, length)) throw ValueError("odm: malformed " + std::string(op) + " operand");
+      if (!bson_init_static(&view, data, length)) throw ValueError("malformed " + std::string(op) + " operand");
       out.push_back(Document::copy_of(&view));
     }
     return;
@@ -141,7 +141,7 @@ Document element_condition(const Document& filter) {
   std::vector<std::string> seen;
   const auto add = [&](std::string_view op, const bson_iter_t& value) {
     if (std::find(seen.begin(), seen.end(), op) != seen.end())
-      throw ValueError("odm: the element condition uses " + std::string(op) +
+      throw ValueError("the element condition uses " + std::string(op) +
                        " twice; MongoDB's operator form can hold each operator once");
     seen.emplace_back(op);
     check_append(bson_append_iter(operators.get_mutable(), op.data(), key_length(op), &value));
@@ -167,7 +167,7 @@ Document element_condition(const Document& filter) {
     }
   };
   bson_iter_t it;
-  if (!bson_iter_init(&it, filter.get())) throw ValueError("odm: malformed element condition");
+  if (!bson_iter_init(&it, filter.get())) throw ValueError("malformed element condition");
   while (next(it)) {
     const std::string_view key = iter_key(it);
     if (key.empty()) {
@@ -200,7 +200,7 @@ Document element_condition(const Document& filter) {
     }
   }
   if (on_element && on_fields)
-    throw ValueError("odm: an element condition mixes conditions on the element itself with conditions on its "
+    throw ValueError("an element condition mixes conditions on the element itself with conditions on its "
                      "fields, or combines element conditions with || or !; MongoDB cannot express that");
   return on_element ? operators : filter;
 }
@@ -212,11 +212,11 @@ namespace odm::detail {
 std::vector<UpdateEntry> update_entries(const Document& update) {
   std::vector<UpdateEntry> entries;
   bson_iter_t it;
-  if (!bson_iter_init(&it, update.get())) throw ValueError("odm: malformed update document");
+  if (!bson_iter_init(&it, update.get())) throw ValueError("malformed update document");
   while (next(it)) {
     const std::string op = bson_iter_key(&it);
     if (!BSON_ITER_HOLDS_DOCUMENT(&it))
-      throw ValueError("odm: cannot combine updates: `" + op + "` does not hold a document of fields");
+      throw ValueError("cannot combine updates: `" + op + "` does not hold a document of fields");
     bson_iter_t field = recurse(it);
     while (next(field)) entries.push_back({op, std::string(bson_iter_key(&field), bson_iter_key_len(&field))});
   }
@@ -238,7 +238,7 @@ Document merge_updates(const Document& a, const Document& b) {
   for (const auto& x : a_entries)
     for (const auto& y : b_entries)
       if (paths_conflict(x.path, y.path))
-        throw ValueError("odm: the update changes `" + x.path + "` with " + x.op + " and `" + y.path + "` with " +
+        throw ValueError("the update changes `" + x.path + "` with " + x.op + " and `" + y.path + "` with " +
                          y.op + "; MongoDB refuses two operators on the same path");
   std::vector<std::string> ops;
   for (const auto* entries : {&a_entries, &b_entries})

@@ -78,6 +78,8 @@ TEST_F(PartialWrites, AnOrderedInsertManyStopsAtADuplicateAndSaysWhatItStored) {
     EXPECT_NE(partial.write_errors()[0].message.find("duplicate key"), std::string::npos);
     EXPECT_EQ(partial.positions(N), (std::vector<std::size_t>{3, 4}));
     EXPECT_EQ(partial.id(3), 3);
+    // A position past the input is odm's UsageError (was std::out_of_range).
+    EXPECT_THROW((void)partial.id(5), odm::UsageError);
     // It is the DuplicateKeyError it always was, whose reply numbers the writes as the input does.
     const auto* duplicate = dynamic_cast<const odm::DuplicateKeyError*>(&partial.error());
     ASSERT_NE(duplicate, nullptr);

@@ -16,6 +16,7 @@
 #include <future>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace odm_test {
 namespace {
@@ -152,6 +153,26 @@ TEST_F(Transactions, ANetworkErrorInTheBodyRunsTheTransactionAgain) {
   EXPECT_EQ(recorder_.attempts("insert"), 2) << "a write in a transaction is never retried on its own";
   EXPECT_EQ(recorder_.attempts("commitTransaction"), 1);
   EXPECT_EQ(counters().count(id_is(2)), 1);
+}
+
+TEST_F(Transactions, AServerErrorAndALostConnectionShowTheirLabelsAsOneReplyError) {
+  // with_transaction reads the labels of both through odm::ReplyError, their common base.
+  const auto label_of_failed_insert = [&](const std::string& failure) -> std::pair<bool, bool> {
+    fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], )" + failure + "}");
+    odm::Session session = client().start_session();
+    session.start_transaction();
+    try {
+      counters().insert_one(session, Counter{2, 2, "b"});
+    } catch (const odm::ReplyError& error) {
+      const bool from_server = dynamic_cast<const odm::ServerError*>(&error) != nullptr;
+      EXPECT_NE(from_server, dynamic_cast<const odm::ConnectionError*>(&error) != nullptr) << error.what();
+      return {from_server, error.has_label("TransientTransactionError")};
+    }
+    ADD_FAILURE() << "the insert did not fail: " << failure;
+    return {false, false};
+  };
+  EXPECT_EQ(label_of_failed_insert(R"("errorCode": 112)"), std::make_pair(true, true)) << "WriteConflict";
+  EXPECT_EQ(label_of_failed_insert(R"("closeConnection": true)"), std::make_pair(false, true)) << "a lost connection";
 }
 
 TEST_F(Transactions, AnErrorWithoutLabelIsNotRetried) {

@@ -209,7 +209,7 @@ std::vector<Row> first_three(std::vector<Row> all) {
 class SubsetExact : public odm_test::DriverTest {
  protected:
   void TearDown() override {
-    odm::subset::detail_subset::after_full_read = nullptr;
+    odm::detail::subsets::after_full_read = nullptr;
     odm_test::DriverTest::TearDown();
   }
 
@@ -287,7 +287,7 @@ TEST_F(SubsetExact, UpdateAndRemoveMatchTheOwnerAndTheKey) {
 
 TEST_F(SubsetExact, AnAddDuringARemovesRefillIsKept) {
   five_ratings();
-  odm::subset::detail_subset::after_full_read = [&] { odm::subset::add(db(), &Gadget::ratings, 1, rating(6, 6)); };
+  odm::detail::subsets::after_full_read = [&] { odm::subset::add(db(), &Gadget::ratings, 1, rating(6, 6)); };
   odm::subset::remove(db(), &Gadget::ratings, owned(1, rating(5, 5)));
   EXPECT_EQ(embedded_ranks(1), (std::vector<std::int32_t>{6, 4, 3}));
   expect_exact(1);
@@ -295,7 +295,7 @@ TEST_F(SubsetExact, AnAddDuringARemovesRefillIsKept) {
 
 TEST_F(SubsetExact, AnItemRemovedDuringARemovesRefillDoesNotComeBack) {
   five_ratings();
-  odm::subset::detail_subset::after_full_read = [&] { odm::subset::remove(db(), &Gadget::ratings, owned(1, rating(4, 4))); };
+  odm::detail::subsets::after_full_read = [&] { odm::subset::remove(db(), &Gadget::ratings, owned(1, rating(4, 4))); };
   odm::subset::remove(db(), &Gadget::ratings, owned(1, rating(5, 5)));
   EXPECT_EQ(embedded_ranks(1), (std::vector<std::int32_t>{3, 2, 1}));
   expect_exact(1);
@@ -303,7 +303,7 @@ TEST_F(SubsetExact, AnItemRemovedDuringARemovesRefillDoesNotComeBack) {
 
 TEST_F(SubsetExact, AnEditDuringARemovesRefillIsNotReverted) {
   five_ratings();
-  odm::subset::detail_subset::after_full_read = [&] {
+  odm::detail::subsets::after_full_read = [&] {
     odm::subset::update(db(), &Gadget::ratings, owned(1, rating(3, 3, "edited while the refill ran")));
   };
   odm::subset::remove(db(), &Gadget::ratings, owned(1, rating(5, 5)));
@@ -315,7 +315,7 @@ TEST_F(SubsetExact, AnEditDuringARemovesRefillIsNotReverted) {
 // found nothing to change): the guard alone cannot tell, the check after the write does.
 TEST_F(SubsetExact, AnItemAddedBackDuringARemovesRefillStays) {
   five_ratings();
-  odm::subset::detail_subset::after_full_read = [&] { odm::subset::add(db(), &Gadget::ratings, 1, rating(5, 5)); };
+  odm::detail::subsets::after_full_read = [&] { odm::subset::add(db(), &Gadget::ratings, 1, rating(5, 5)); };
   odm::subset::remove(db(), &Gadget::ratings, owned(1, rating(5, 5)));
   EXPECT_EQ(embedded_ranks(1), (std::vector<std::int32_t>{5, 4, 3}));
   expect_exact(1);
@@ -323,7 +323,7 @@ TEST_F(SubsetExact, AnItemAddedBackDuringARemovesRefillStays) {
 
 TEST_F(SubsetExact, AnAddDuringARepairIsKept) {
   five_ratings();
-  odm::subset::detail_subset::after_full_read = [&] { odm::subset::add(db(), &Gadget::ratings, 1, rating(6, 6)); };
+  odm::detail::subsets::after_full_read = [&] { odm::subset::add(db(), &Gadget::ratings, 1, rating(6, 6)); };
   odm::subset::repair(db(), &Gadget::ratings, 1);
   EXPECT_EQ(embedded_ranks(1), (std::vector<std::int32_t>{6, 5, 4}));
   expect_exact(1);
@@ -340,9 +340,9 @@ TEST_F(SubsetExact, AnOwnerThatNeverSettlesIsAClearErrorAfterTheBound) {
         odm::Filter<Gadget>::raw(odm_test::json(R"({"_id": 1})")),
         odm::Update<Gadget>::raw(odm_test::json(R"({"$set": {"ratings": [{"rating_id": )" + std::to_string(1000 + interferences) +
                                                 R"(, "text": "x", "rank": 99}]}})")));
-    odm::subset::detail_subset::after_full_read = interfere;  // again in the next round
+    odm::detail::subsets::after_full_read = interfere;  // again in the next round
   };
-  odm::subset::detail_subset::after_full_read = interfere;
+  odm::detail::subsets::after_full_read = interfere;
   odm::SubsetOptions options;
   options.max_attempts = 7;
   options.max_backoff = std::chrono::milliseconds(1);
@@ -351,13 +351,13 @@ TEST_F(SubsetExact, AnOwnerThatNeverSettlesIsAClearErrorAfterTheBound) {
     ADD_FAILURE() << "an owner that changes in every round must end in odm::SubsetConflict";
   } catch (const odm::SubsetConflict& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("odm::subset::remove"), std::string::npos) << message;
+    EXPECT_EQ(message.rfind("subset::remove: ", 0), 0u) << message;
     EXPECT_NE(message.find("ratings of 1 in collection gadget"), std::string::npos) << message;
     EXPECT_NE(message.find("after 7 attempts"), std::string::npos) << message;
     EXPECT_NE(message.find("repair"), std::string::npos) << message;
   }
   EXPECT_EQ(interferences, 7) << "one round per attempt, no more";
-  odm::subset::detail_subset::after_full_read = nullptr;
+  odm::detail::subsets::after_full_read = nullptr;
   EXPECT_EQ(stored(1).size(), 4u) << "the full collection holds the removal";
   EXPECT_TRUE(odm::subset::repair(db(), &Gadget::ratings, 1));
   EXPECT_EQ(embedded_ranks(1), (std::vector<std::int32_t>{4, 3, 2}));
@@ -479,7 +479,7 @@ TEST_F(SubsetExact, RandomizedConcurrentOperationsKeepEveryOwnerExact) {
       // writing the owner: it widens the window in which the others interleave.
       if (pick(2) == 0) {
         const auto pause = std::chrono::microseconds(pick(2000));
-        odm::subset::detail_subset::after_full_read = [pause] { std::this_thread::sleep_for(pause); };
+        odm::detail::subsets::after_full_read = [pause] { std::this_thread::sleep_for(pause); };
       }
       try {
         if (choice < 1) {
@@ -499,7 +499,7 @@ TEST_F(SubsetExact, RandomizedConcurrentOperationsKeepEveryOwnerExact) {
         std::lock_guard lock(errors_mutex);
         errors.push_back("thread " + std::to_string(t) + ": " + e.what());
       }
-      odm::subset::detail_subset::after_full_read = nullptr;
+      odm::detail::subsets::after_full_read = nullptr;
     }
   };
 

@@ -103,7 +103,7 @@ TEST_F(Tree, ACycleInTheDataIsAnErrorNotAHang) {
   db().collection<CategoryRecord>().update_one(
       odm::Filter<CategoryRecord>::raw(odm_test::json(R"({"_id": "Books"})")),
       odm::Update<CategoryRecord>::raw(odm_test::json(R"({"$set": {"parent": "MongoDB"}})")));
-  EXPECT_THROW(odm::tree::ancestors(categories(), categories().get_by_id("MongoDB"), &Category::parent), odm::ValueError);
+  EXPECT_THROW(odm::tree::ancestors(categories(), categories().get_by_id("MongoDB"), &Category::parent), odm::DataError);
   const auto below = odm::tree::descendants(categories(), categories().get_by_id("Books"), &Category::parent);
   EXPECT_EQ(below.size(), 5u) << "each node once";
 }
@@ -143,7 +143,7 @@ TEST_F(Tree, ChildReferencesSharedMissingAndCyclicNodes) {
   try {
     (void)odm::tree::ancestors(nodes(), nodes().get_by_id("MongoDB"), &CategoryNode::children);
     ADD_FAILURE() << "a cycle must be an error, not a hang";
-  } catch (const odm::ValueError& e) {
+  } catch (const odm::DataError& e) {
     EXPECT_NE(std::string(e.what()).find("cycle"), std::string::npos) << e.what();
   }
   const auto below = ids_of(odm::tree::descendants(nodes(), nodes().get_by_id("Books"), &CategoryNode::children));

@@ -92,7 +92,7 @@ TEST(UpdateTest, TwoOperatorsOnOnePathAreRefused) {
     (void)(field(&Book::available).inc(1) + field(&Book::available).set(0));
   } catch (const odm::ValueError& e) {
     EXPECT_STREQ(e.what(),
-                 "odm: the update changes `available` with $inc and `available` with $set; MongoDB refuses two "
+                 "the update changes `available` with $inc and `available` with $set; MongoDB refuses two "
                  "operators on the same path");
   }
   // A name that merely starts like another is no conflict; a path inside another is.

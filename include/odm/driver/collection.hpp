@@ -89,11 +89,7 @@ BulkWriteResult<typename collection_id<T>::type> finish_bulk(BulkOutcome outcome
   using Id = typename collection_id<T>::type;
   WrittenSoFar<Id> written;
   BulkWriteResult<Id>& result = written.result;
-  result.inserted = outcome.counts.inserted;
-  result.matched = outcome.counts.matched;
-  result.modified = outcome.counts.modified;
-  result.deleted = outcome.counts.deleted;
-  result.upserted = outcome.counts.upserted;
+  static_cast<WriteCounts&>(result) = outcome.counts;
   written.ids.resize(outcome.insert_ids.size());
   for (std::size_t i = 0; i < outcome.insert_ids.size(); ++i) {
     if (outcome.insert_ids[i].empty()) continue;

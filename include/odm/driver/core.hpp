@@ -7,6 +7,7 @@
 #include <odm/bson/document.hpp>
 #include <odm/driver/errors.hpp>
 #include <odm/driver/options.hpp>
+#include <odm/driver/write_counts.hpp>
 #include <odm/error.hpp>
 
 #include <bson/bson.h>
@@ -30,10 +31,15 @@ class CursorState;   // a mongoc_cursor_t with the collection and client it read
 /// Opens the pool. Throws ConfigurationError for an invalid URI or option.
 std::shared_ptr<ClientState> open_client(std::string_view uri, const ClientOptions& options);
 
-/// Starts a session on a client popped from the pool (kept until the session ends).
-/// The caller owns the result and frees it with destroy_session().
-SessionState* start_session(const std::shared_ptr<ClientState>& client);
 void destroy_session(SessionState* session) noexcept;
+/// Ends a session (aborting its open transaction) and returns its pooled client.
+struct SessionDeleter {
+  void operator()(SessionState* session) const noexcept { destroy_session(session); }
+};
+using SessionHandle = std::unique_ptr<SessionState, SessionDeleter>;
+
+/// Starts a session on a client popped from the pool (kept until the session ends).
+SessionHandle start_session(const std::shared_ptr<ClientState>& client);
 void start_transaction(SessionState& session);
 void commit_transaction(SessionState& session);
 void abort_transaction(SessionState& session);
@@ -66,12 +72,7 @@ class CursorCore {
 };
 
 /// What a write did, as libmongoc's reply counts it.
-struct WriteOutcome {
-  std::int64_t inserted = 0;
-  std::int64_t matched = 0;
-  std::int64_t modified = 0;
-  std::int64_t deleted = 0;
-  std::int64_t upserted = 0;
+struct WriteOutcome : WriteCounts {
   /// For each upserted document: its position among the writes and `{_id: value}`.
   std::vector<std::pair<std::size_t, Document>> upserted_ids;
 };

@@ -43,6 +43,14 @@ T decode_result(const bson_t* document) {
     return from_bson<T>(document);
 }
 
+/// What Cursor<T>::with calls, defined by odm/join/join.hpp: the driver declares it and
+/// does not depend on joins. Complete exactly when that header is included.
+template <class T>
+struct CursorJoin;
+
+template <class T>
+concept joins_included = requires { sizeof(CursorJoin<T>); };
+
 }  // namespace detail
 
 template <cursor_value T>
@@ -106,10 +114,13 @@ class Cursor {
   /// `$in` query (odm/join/join.hpp, which must be included):
   ///   std::vector<Book> books = collection.find(filter).with(&Book::publisher_id).to_vector();
   /// Chain further `.with(...)` calls on the result for more relations.
-  template <class M, class... Nested>
+  template <class M, class... Nested, class Self = T>
   auto with(M T::*member, Nested&&... nested) && {
-    // Found by argument-dependent lookup in odm/join/join.hpp.
-    return join_cursor(std::move(*this), member, std::forward<Nested>(nested)...);
+    static_assert(detail::joins_included<Self>,
+                  "odm: Cursor::with resolves references with odm's joins; #include <odm/join/join.hpp> (or "
+                  "<odm/odm.hpp>) before calling it");
+    if constexpr (detail::joins_included<Self>)
+      return detail::CursorJoin<Self>::run(std::move(*this), member, std::forward<Nested>(nested)...);
   }
 
   /// The database the results come from (for joins), or nothing for a cursor made elsewhere.

@@ -5,15 +5,17 @@
 //
 //   odm::Error
 //   ├── ConfigurationError      the URI or an option is invalid (nothing was sent)
-//   ├── ConnectionError         no server could be selected within the timeout, a reply
-//   │   │                       did not come within the socket timeout, or the connection broke
-//   │   └── PoolExhausted       no pooled connection became free within the pool wait timeout
 //   ├── DriverError             libmongoc refused an operation on the client side
 //   │                           (e.g. a transaction on a server that cannot run one)
 //   ├── NotFound                get_by_id() of an id no document has
-//   └── ServerError             the server answered with an error: code, message, reply
-//       └── WriteError          ... for a write (the reply has `writeErrors`)
-//           └── DuplicateKeyError   ... E11000, with the index name and key when given
+//   └── ReplyError              came with a reply: raw_reply() and its error labels
+//       ├── ConnectionError     no server could be selected within the timeout, a reply
+//       │   │                   did not come within the socket timeout, or the connection broke
+//       │   └── PoolExhausted   no pooled connection became free within the pool wait timeout
+//       ├── ProtocolError       the server's reply does not follow the command's contract
+//       └── ServerError         the server answered with an error: code, message, reply
+//           └── WriteError      ... for a write (the reply has `writeErrors`)
+//               └── DuplicateKeyError   ... E11000, with the index name and key when given
 //   DecodeError (odm/error.hpp)
 //   └── DecodeAfterWriteError   a write was applied, but what it returned does not fit the model
 //
@@ -38,25 +40,55 @@ class ConfigurationError : public Error {
   using Error::Error;
 };
 
+/// An error that came with a reply: the server's reply document, or what libmongoc
+/// reported with a network error. One place reads the reply's error labels, so
+/// `catch (const ReplyError& e) { e.has_label("TransientTransactionError"); }` covers a
+/// server error and a lost connection alike.
+class ReplyError : public Error {
+ public:
+  ~ReplyError() override;  // in errors.cpp: the vtable and type_info once, in the library
+  ReplyError(const ReplyError&) = default;
+  ReplyError(ReplyError&&) noexcept = default;
+  ReplyError& operator=(const ReplyError&) = default;
+  ReplyError& operator=(ReplyError&&) noexcept = default;
+  explicit ReplyError(std::string what, Document raw_reply = {})
+      : Error(std::move(what)), raw_reply_(std::move(raw_reply)) {}
+  /// The reply as the server (or libmongoc, for a write or a network error) gave it;
+  /// often `{}` for a network error.
+  const Document& raw_reply() const noexcept { return raw_reply_; }
+  /// Whether the reply carries an error label such as "TransientTransactionError".
+  bool has_label(const char* label) const noexcept;
+
+ private:
+  Document raw_reply_;
+};
+
 /// No suitable server within ClientOptions::server_selection_timeout (the server is down,
 /// the address is wrong, the network is unreachable), or a socket error mid-operation.
-/// Arrives after at most that timeout: odm never waits forever for a server.
-class ConnectionError : public Error {
+/// Arrives after at most that timeout: odm never waits forever for a server. Inside a
+/// transaction its raw_reply() carries the "TransientTransactionError" label.
+class ConnectionError : public ReplyError {
  public:
   ~ConnectionError() override;  // in errors.cpp: the vtable and type_info once, in the library
   ConnectionError(const ConnectionError&) = default;
   ConnectionError(ConnectionError&&) noexcept = default;
   ConnectionError& operator=(const ConnectionError&) = default;
   ConnectionError& operator=(ConnectionError&&) noexcept = default;
-  explicit ConnectionError(std::string what, Document raw_reply = {})
-      : Error(std::move(what)), raw_reply_(std::move(raw_reply)) {}
-  /// What libmongoc reported with the error (often `{}`); inside a transaction it carries
-  /// the "TransientTransactionError" label.
-  const Document& raw_reply() const noexcept { return raw_reply_; }
-  bool has_label(const char* label) const noexcept;
+  using ReplyError::ReplyError;
+};
 
- private:
-  Document raw_reply_;
+/// The server answered without an error, but not as the command's documented reply
+/// looks (a field missing, a cursor that should have been exhausted). raw_reply() is
+/// what it sent. Not the data's fault and not the caller's: a server or proxy odm
+/// cannot work with.
+class ProtocolError : public ReplyError {
+ public:
+  ~ProtocolError() override;  // in errors.cpp: the vtable and type_info once, in the library
+  ProtocolError(const ProtocolError&) = default;
+  ProtocolError(ProtocolError&&) noexcept = default;
+  ProtocolError& operator=(const ProtocolError&) = default;
+  ProtocolError& operator=(ProtocolError&&) noexcept = default;
+  using ReplyError::ReplyError;
 };
 
 /// Every connection of the client's pool stayed in use for ClientOptions::pool_wait_timeout.
@@ -111,7 +143,7 @@ class NotFound : public Error {
 
 /// The server answered with an error. Keeps the server's numeric code (e.g. 11000,
 /// 251 NoSuchTransaction), its message, and the whole reply document.
-class ServerError : public Error {
+class ServerError : public ReplyError {
  public:
   ~ServerError() override;  // in errors.cpp: the vtable and type_info once, in the library
   ServerError(const ServerError&) = default;
@@ -119,21 +151,16 @@ class ServerError : public Error {
   ServerError& operator=(const ServerError&) = default;
   ServerError& operator=(ServerError&&) noexcept = default;
   ServerError(std::string what, std::int32_t code, std::string message, Document raw_reply)
-      : Error(std::move(what)), code_(code), message_(std::move(message)), raw_reply_(std::move(raw_reply)) {}
+      : ReplyError(std::move(what), std::move(raw_reply)), code_(code), message_(std::move(message)) {}
 
   /// The server's error code (https://www.mongodb.com/docs/manual/reference/error-codes/).
   std::int32_t code() const noexcept { return code_; }
   /// The server's own message (errmsg), without odm's context.
   const std::string& message() const noexcept { return message_; }
-  /// The reply as the server (or libmongoc, for a write) gave it.
-  const Document& raw_reply() const noexcept { return raw_reply_; }
-  /// Whether the reply carries an error label such as "TransientTransactionError".
-  bool has_label(const char* label) const noexcept;
 
  private:
   std::int32_t code_;
   std::string message_;
-  Document raw_reply_;
 };
 
 /// A write the server rejected (the reply's `writeErrors`).

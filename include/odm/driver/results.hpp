@@ -4,6 +4,7 @@
 // before it stopped.
 
 #include <odm/driver/errors.hpp>
+#include <odm/driver/write_counts.hpp>
 #include <odm/error.hpp>
 #include <odm/fields/object_id.hpp>
 #include <odm/model/id.hpp>
@@ -56,13 +57,9 @@ struct DeleteResult {
   std::int64_t deleted = 0;
 };
 
+/// The counts (inserted, matched, modified, deleted, upserted) and the ids.
 template <class Id>
-struct BulkWriteResult {
-  std::int64_t inserted = 0;
-  std::int64_t matched = 0;
-  std::int64_t modified = 0;
-  std::int64_t deleted = 0;
-  std::int64_t upserted = 0;
+struct BulkWriteResult : WriteCounts {
   /// The _id of each inserted document, in the order of the writes (for a model without
   /// an id member, the ObjectId odm generated).
   std::vector<Id> inserted_ids;
@@ -125,7 +122,9 @@ class PartialWrite {
   }
   /// The _id the document of the insert at `position` carried, whatever became of it (odm
   /// generates one for a model without an id member); nullopt for an update or a delete.
-  const std::optional<id_type>& id(std::size_t position) const { return written_.ids.at(position); }
+  const std::optional<id_type>& id(std::size_t position) const {
+    return written_.ids[detail::checked_position("PartialWrite::id", position, written_.ids.size())];
+  }
 
   /// The exception as the odm::Error it also is.
   const Error& error() const noexcept { return *dynamic_cast<const Error*>(this); }
@@ -151,27 +150,27 @@ class PartialWriteOf final : public Base, public PartialWrite<T> {
   const char* what() const noexcept override { return Base::what(); }
 };
 
-/// Throws `error` (the exception_ptr of an odm::Error) as its own type and a PartialWrite<T>.
+/// Throws `error` as PartialWriteOf<T, E> for the first E of `Es` it is (so list the most
+/// derived first; odm::Error last catches the rest).
+template <class T, class... Es>
+[[noreturn]] void throw_partial_as(const Error& error, WrittenSoFar<typename PartialWrite<T>::id_type>& written) {
+  const auto throw_if = [&]<class E>(const E* typed) {
+    if (typed != nullptr) throw PartialWriteOf<T, E>(*typed, std::move(written));
+    return false;
+  };
+  (void)(throw_if(dynamic_cast<const Es*>(&error)) || ...);
+  throw PartialWriteOf<T, Error>(error, std::move(written));
+}
+
+/// Throws `error` (the exception_ptr of an odm::Error) as the most derived of the classes
+/// a caller of a write can act on, and a PartialWrite<T>.
 template <class T>
 [[noreturn]] void throw_partial(const std::exception_ptr& error, WrittenSoFar<typename PartialWrite<T>::id_type> written) {
   try {
     std::rethrow_exception(error);
-  } catch (const DecodeAfterWriteError& e) {
-    throw PartialWriteOf<T, DecodeAfterWriteError>(e, std::move(written));
-  } catch (const DuplicateKeyError& e) {
-    throw PartialWriteOf<T, DuplicateKeyError>(e, std::move(written));
-  } catch (const WriteError& e) {
-    throw PartialWriteOf<T, WriteError>(e, std::move(written));
-  } catch (const ServerError& e) {
-    throw PartialWriteOf<T, ServerError>(e, std::move(written));
-  } catch (const PoolExhausted& e) {
-    throw PartialWriteOf<T, PoolExhausted>(e, std::move(written));
-  } catch (const ConnectionError& e) {
-    throw PartialWriteOf<T, ConnectionError>(e, std::move(written));
-  } catch (const DriverError& e) {
-    throw PartialWriteOf<T, DriverError>(e, std::move(written));
   } catch (const Error& e) {
-    throw PartialWriteOf<T, Error>(e, std::move(written));
+    throw_partial_as<T, DecodeAfterWriteError, DuplicateKeyError, WriteError, ServerError, PoolExhausted,
+                     ConnectionError, DriverError>(e, written);
   }
 }
 

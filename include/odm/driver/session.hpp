@@ -49,18 +49,10 @@ void pause_for(std::chrono::microseconds duration);
 
 class Session {
  public:
-  Session(Session&& other) noexcept : state_(std::exchange(other.state_, nullptr)) {}
-  Session& operator=(Session&& other) noexcept {
-    if (this != &other) {
-      detail::destroy_session(state_);
-      state_ = std::exchange(other.state_, nullptr);
-    }
-    return *this;
-  }
-  Session(const Session&) = delete;
-  Session& operator=(const Session&) = delete;
+  Session(Session&&) noexcept = default;
+  Session& operator=(Session&&) noexcept = default;
   /// Ends the session; a transaction still open is aborted.
-  ~Session() { detail::destroy_session(state_); }
+  ~Session() = default;
 
   void start_transaction() { detail::start_transaction(checked()); }
   void commit_transaction() { detail::commit_transaction(checked()); }
@@ -119,14 +111,14 @@ class Session {
   }
 
   /// The session's state, for the collection methods that take a session.
-  detail::SessionState* state() const noexcept { return state_; }
+  detail::SessionState* state() const noexcept { return state_.get(); }
 
  private:
   friend class Client;
-  explicit Session(detail::SessionState* owned) noexcept : state_(owned) {}
+  explicit Session(detail::SessionHandle owned) noexcept : state_(std::move(owned)) {}
 
   detail::SessionState& checked() const {
-    if (state_ == nullptr) throw Error("odm::Session: used after it was moved from");
+    if (state_ == nullptr) throw UsageError("Session: used after it was moved from");
     return *state_;
   }
   void abort_quietly() noexcept {
@@ -136,7 +128,7 @@ class Session {
     }
   }
 
-  detail::SessionState* state_ = nullptr;
+  detail::SessionHandle state_;
 };
 
 }  // namespace odm

@@ -41,7 +41,6 @@
 #include <concepts>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -133,14 +132,26 @@ ReferenceId to_reference_id(const Id& id) {
   return ReferenceId(reference_key(id));
 }
 
+/// Throws UsageError: the reference holds no id of the kind asked for (a Ref that was
+/// never given one).
+[[noreturn]] void throw_no_id(const ReferenceId& id);
+
+/// The key a ReferenceId holds (Key is reference_key_t of the target's id type).
+template <class Key>
+const Key& held_key(const ReferenceId& id) {
+  if (const Key* key = std::get_if<Key>(&id)) [[likely]]
+    return *key;
+  throw_no_id(id);
+}
+
 /// The id a ReferenceId holds, as the model's id type Id (a const reference for the
 /// native types, a decoded value for the others).
 template <class Id>
 decltype(auto) id_from_reference(const ReferenceId& id) {
   if constexpr (native_reference_id<Id>)
-    return std::get<Id>(id);
+    return held_key<Id>(id);
   else
-    return std::get<EncodedId>(id).template decode<Id>();
+    return held_key<EncodedId>(id).template decode<Id>();
 }
 
 template <class T>
@@ -306,7 +317,9 @@ class RefMany {
   std::size_t size() const noexcept { return ids_.size(); }
   bool empty() const noexcept { return ids_.empty(); }
   /// The id of the i-th reference.
-  decltype(auto) id(std::size_t i) const { return detail::id_from_reference<id_type_t<T>>(ids_.at(i)); }
+  decltype(auto) id(std::size_t i) const {
+    return detail::id_from_reference<id_type_t<T>>(ids_[detail::checked_position("RefMany::id", i, ids_.size())]);
+  }
   /// All ids, in stored order.
   auto ids() const {
     std::vector<id_type_t<T>> out;
@@ -326,7 +339,7 @@ class RefMany {
 
   /// The target of the i-th reference. Throws odm::NotLoadedError if unresolved or dangling.
   const T& at(std::size_t i) const {
-    const auto& id = ids_.at(i);
+    const auto& id = ids_[detail::checked_position("RefMany::at", i, ids_.size())];
     if (!resolved_) detail::throw_not_loaded(id, detail::Resolution::unresolved);
     if (!targets_[i]) detail::throw_not_loaded(id, detail::Resolution::dangling);
     return *targets_[i];
@@ -346,7 +359,7 @@ class RefMany {
 
   /// Used by joins: one entry per id, null where the target is missing.
   void resolve(std::vector<std::shared_ptr<const T>> targets) {
-    if (targets.size() != ids_.size()) throw std::logic_error("RefMany::resolve: one target per id is required");
+    if (targets.size() != ids_.size()) throw UsageError("RefMany::resolve: one target per id is required");
     if constexpr (Policy == Dangling::drop) {
       std::size_t kept = 0;
       for (std::size_t i = 0; i < ids_.size(); ++i) {

@@ -53,7 +53,7 @@ class Subset {
 
   std::size_t size() const noexcept { return items_.size(); }
   bool empty() const noexcept { return items_.empty(); }
-  const T& operator[](std::size_t i) const { return items_.at(i); }
+  const T& operator[](std::size_t i) const { return items_[detail::checked_position("Subset::operator[]", i, items_.size())]; }
   auto begin() const noexcept { return items_.begin(); }
   auto end() const noexcept { return items_.end(); }
   const std::vector<T>& items() const noexcept { return items_; }

@@ -245,7 +245,7 @@ inline constexpr DeclaredOptions declared_options = [] {
 
 /// T's unqualified type name ("LogMessage"), for the plan's reasons.
 template <class T>
-inline constexpr std::string_view model_type_name = unqualified_type_name(pretty_type_text<T>());
+inline constexpr std::string_view model_type_name = unqualified_type_name<T>();
 
 template <class T>
 void add_declared(std::vector<IndexModel>& plan) {

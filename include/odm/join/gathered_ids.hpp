@@ -14,7 +14,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -156,7 +155,7 @@ class GatheredIds {
   /// A new id's slot, after growing the table if it would be more than half full (which
   /// keeps probe runs short). Out of line: most references repeat an id already seen.
   [[gnu::noinline]] std::uint32_t add_new(const Id& id, std::uint32_t hash) {
-    if (ids.size() >= none) throw std::length_error("odm: a join cannot gather more than 2^32 - 1 distinct ids");
+    if (ids.size() >= none) throw DataError("a join cannot gather more than 2^32 - 1 distinct ids");
     if (2 * (ids.size() + 1) > buckets_.size()) grow();
     const auto slot = static_cast<std::uint32_t>(ids.size());
     place(Bucket{hash, slot});

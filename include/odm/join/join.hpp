@@ -32,7 +32,6 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -175,7 +174,7 @@ auto gather_ids(const std::vector<T>& documents, M T::*member) {
   gathered.reserve(references);
   // A reference always holds its target's id type (ref.hpp builds and decodes it so).
   for (const T& document : documents)
-    for_each_reference_id(document.*member, [&](const ReferenceId& id) { gathered.add(std::get<Id>(id)); });
+    for_each_reference_id(document.*member, [&](const ReferenceId& id) { gathered.add(held_key<Id>(id)); });
   return gathered;
 }
 
@@ -290,7 +289,9 @@ class Resolved {
   std::size_t size() const noexcept { return documents_.size(); }
   auto begin() const noexcept { return documents_.begin(); }
   auto end() const noexcept { return documents_.end(); }
-  const T& operator[](std::size_t i) const { return documents_.at(i); }
+  const T& operator[](std::size_t i) const {
+    return documents_[detail::checked_position("Resolved::operator[]", i, documents_.size())];
+  }
 
  private:
   Database db_;
@@ -298,13 +299,18 @@ class Resolved {
   JoinOptions options_;
 };
 
-/// Cursor<T>::with: drains the cursor and resolves the first relation.
-template <class T, class M, class... Nested>
-Resolved<T> join_cursor(Cursor<T>&& cursor, M T::*member, Nested&&... nested) {
-  if (!cursor.client_state()) throw std::logic_error("odm: this cursor does not come from a collection; use odm::resolve");
-  Resolved<T> result(detail::database_of(cursor.client_state(), cursor.database_name()), cursor.to_vector());
-  return std::move(result).with(member, std::forward<Nested>(nested)...);
-}
+/// Cursor<T>::with (declared by the driver in odm/driver/cursor.hpp): drains the cursor
+/// and resolves the first relation.
+template <class T>
+struct detail::CursorJoin {
+  template <class M, class... Nested>
+  static Resolved<T> run(Cursor<T>&& cursor, M T::*member, Nested&&... nested) {
+    if (!cursor.client_state())
+      throw UsageError("Cursor::with: this cursor does not come from a collection; use odm::resolve");
+    Resolved<T> result(detail::database_of(cursor.client_state(), cursor.database_name()), cursor.to_vector());
+    return std::move(result).with(member, std::forward<Nested>(nested)...);
+  }
+};
 
 /// How children of type Child are fetched for a set of parents.
 template <class Child>

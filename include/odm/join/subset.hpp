@@ -80,9 +80,7 @@ struct SubsetOptions {
   std::chrono::milliseconds max_backoff{20};
 };
 
-namespace subset {
-
-namespace detail_subset {
+namespace detail::subsets {
 
 using odm::detail::check_append;
 using odm::detail::key_length;
@@ -194,12 +192,19 @@ Document embedded_array(const std::vector<T>& items) {
   return value;
 }
 
+/// The one element of a `{<field>: [...]}` document this file made.
+inline bson_iter_t only_element(const Document& holder) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, holder.get()) || !bson_iter_next(&it))
+    throw Error("subset: an embedded array's copy is empty (a bug in odm)");  // built non-empty above
+  return it;
+}
+
 /// `{_id: owner, <field>: E}` (exact array equality), or `<field>: {$exists: false}`.
 inline Document guarded(const Document& owner_filter, std::string_view field, const EmbeddedArray& expected) {
   Document filter = owner_filter;
   if (expected.present) {
-    bson_iter_t it;
-    if (!bson_iter_init(&it, expected.value.get()) || !bson_iter_next(&it)) throw std::logic_error("empty embedded value");
+    const bson_iter_t it = only_element(expected.value);
     check_append(bson_append_iter(filter.get_mutable(), field.data(), key_length(field), &it));
   } else {
     bson_t condition;
@@ -214,8 +219,7 @@ inline Document guarded(const Document& owner_filter, std::string_view field, co
 inline Document set_array(std::string_view field, const Document& array) {
   Document update;
   bson_t set;
-  bson_iter_t it;
-  if (!bson_iter_init(&it, array.get()) || !bson_iter_next(&it)) throw std::logic_error("empty embedded value");
+  const bson_iter_t it = only_element(array);
   check_append(bson_append_document_begin(update.get_mutable(), "$set", 4, &set));
   check_append(bson_append_iter(&set, field.data(), key_length(field), &it));
   check_append(bson_append_document_end(update.get_mutable(), &set));
@@ -230,7 +234,7 @@ void back_off(std::size_t attempt, std::chrono::milliseconds longest);  // join.
 template <class Owner, class T, std::size_t N, auto K, Direction W>
 bool settle(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<Owner>& owner_id,
             const SubsetOptions& options, std::string_view operation) {
-  using plan = detail_subset::plan<Owner, T, N, K, W>;
+  using plan = detail::subsets::plan<Owner, T, N, K, W>;
   auto owners = db.collection<Owner>();
   auto items = db.collection<T>();
   const std::string_view field = runtime_field_name(member);
@@ -260,7 +264,7 @@ bool settle(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type
       back_off(attempt, options.max_backoff);
     }
   }
-  throw SubsetConflict("odm::subset::" + std::string(operation) + ": the subset " + std::string(field) + " of " +
+  throw SubsetConflict("subset::" + std::string(operation) + ": the subset " + std::string(field) + " of " +
                        odm::detail::describe_id(odm::detail::to_reference_id(owner_id)) + " in collection " +
                        owners.name() + " kept changing under concurrent writers; gave up after " +
                        std::to_string(options.max_attempts) + " attempts (SubsetOptions::max_attempts). Collection " +
@@ -272,38 +276,40 @@ template <class Plan>
 Filter<typename Plan::item> item_filter(const typename Plan::item& item, std::string_view operation) {
   const auto& parent = Plan::parent_of(item);
   if (!parent.has_parent())
-    throw ValueError("odm::subset::" + std::string(operation) + ": the item's reference to its owner is null");
+    throw ValueError("subset::" + std::string(operation) + ": the item's reference to its owner is null");
   Document filter;
   odm::detail::encode_reference_id(filter.get_mutable(), Plan::parent_field, parent.raw_id());
   codec<typename Plan::key_type>::encode(filter.get_mutable(), Plan::key_field, Plan::key_of(item));
   return Filter<typename Plan::item>::raw(std::move(filter));
 }
 
-}  // namespace detail_subset
+}  // namespace detail::subsets
+
+namespace subset {
 
 /// Adds `item` to its collection and to the subset of the owner `owner_id`. Returns
 /// whether the owner exists (the item is stored either way).
 template <class Owner, class T, std::size_t N, auto K, Direction W>
 bool add(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<Owner>& owner_id, T item,
          const SubsetOptions& options = {}) {
-  using plan = detail_subset::plan<Owner, T, N, K, W>;
+  using plan = detail::subsets::plan<Owner, T, N, K, W>;
   plan::parent_of(item) = std::remove_cvref_t<decltype(plan::parent_of(item))>(owner_id);
   db.collection<T>().insert_one(item);
   // Usually the only write the owner needs: one atomic $push that keeps the N first. Not
   // when the item is embedded already (a concurrent refill read it).
   const std::string_view field = runtime_field_name(member);
-  Document filter = detail_subset::equals("_id", owner_id);
+  Document filter = detail::subsets::equals("_id", owner_id);
   {
     const std::string embedded_key = std::string(field) + "." + std::string(plan::embedded_key_field);
     bson_t condition;
-    detail_subset::check_append(bson_append_document_begin(filter.get_mutable(), embedded_key.data(),
-                                                           detail_subset::key_length(embedded_key), &condition));
+    detail::subsets::check_append(bson_append_document_begin(filter.get_mutable(), embedded_key.data(),
+                                                           detail::subsets::key_length(embedded_key), &condition));
     codec<typename plan::key_type>::encode(&condition, "$ne", plan::key_of(item));
-    detail_subset::check_append(bson_append_document_end(filter.get_mutable(), &condition));
+    detail::subsets::check_append(bson_append_document_end(filter.get_mutable(), &condition));
   }
   db.collection<Owner>().update_one(Filter<Owner>::raw(std::move(filter)),
-                                    Update<Owner>::raw(detail_subset::push_sorted<plan>(field, {item}, N)));
-  return detail_subset::settle(db, member, owner_id, options, "add");
+                                    Update<Owner>::raw(detail::subsets::push_sorted<plan>(field, {item}, N)));
+  return detail::subsets::settle(db, member, owner_id, options, "add");
 }
 
 /// Brings the owner's subset up to date with the full collection: its N first items by the
@@ -311,7 +317,7 @@ bool add(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<
 template <class Owner, class T, std::size_t N, auto K, Direction W>
 bool repair(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<Owner>& owner_id,
             const SubsetOptions& options = {}) {
-  return detail_subset::settle(db, member, owner_id, options, "repair");
+  return detail::subsets::settle(db, member, owner_id, options, "repair");
 }
 
 /// Stores the edited `item` in its collection, in place of the item with the same owner
@@ -320,9 +326,9 @@ bool repair(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type
 /// whether the item was found in its collection (nothing is inserted when it was not).
 template <class Owner, class T, std::size_t N, auto K, Direction W>
 bool update(const Database& db, Subset<T, N, K, W> Owner::*member, const T& item, const SubsetOptions& options = {}) {
-  using plan = detail_subset::plan<Owner, T, N, K, W>;
-  const auto replaced = db.collection<T>().replace_one(detail_subset::item_filter<plan>(item, "update"), item);
-  detail_subset::settle(db, member, *plan::parent_of(item).id(), options, "update");
+  using plan = detail::subsets::plan<Owner, T, N, K, W>;
+  const auto replaced = db.collection<T>().replace_one(detail::subsets::item_filter<plan>(item, "update"), item);
+  detail::subsets::settle(db, member, *plan::parent_of(item).id(), options, "update");
   return replaced.matched == 1;
 }
 
@@ -330,9 +336,9 @@ bool update(const Database& db, Subset<T, N, K, W> Owner::*member, const T& item
 /// owner's subset up to date (the next item moves in). Returns whether it was found.
 template <class Owner, class T, std::size_t N, auto K, Direction W>
 bool remove(const Database& db, Subset<T, N, K, W> Owner::*member, const T& item, const SubsetOptions& options = {}) {
-  using plan = detail_subset::plan<Owner, T, N, K, W>;
-  const auto deleted = db.collection<T>().delete_one(detail_subset::item_filter<plan>(item, "remove"));
-  detail_subset::settle(db, member, *plan::parent_of(item).id(), options, "remove");
+  using plan = detail::subsets::plan<Owner, T, N, K, W>;
+  const auto deleted = db.collection<T>().delete_one(detail::subsets::item_filter<plan>(item, "remove"));
+  detail::subsets::settle(db, member, *plan::parent_of(item).id(), options, "remove");
   return deleted.deleted == 1;
 }
 

@@ -20,7 +20,7 @@
 //                                                                 children}}, each level in list order
 // With child references a node may be listed by several parents; `parent` (and so each
 // step of `ancestors`) is then the one with the smallest _id. A cycle in the data never
-// makes a walk loop: `ancestors` throws odm::ValueError, `descendants` visits each node once.
+// makes a walk loop: `ancestors` throws odm::DataError, `descendants` visits each node once.
 
 #include <odm/join/join.hpp>
 
@@ -29,8 +29,7 @@
 #include <unordered_set>
 #include <vector>
 
-namespace odm::tree {
-namespace detail_tree {
+namespace odm::detail::trees {
 
 using odm::detail::ReferenceId;
 using IdSet = std::unordered_set<ReferenceId, odm::detail::ReferenceIdHash>;
@@ -70,7 +69,7 @@ std::vector<T> walk_up(const Collection<T>& collection, const T& node, ParentOf 
   std::optional<T> next = parent_of(node);
   while (next) {
     if (!visited.insert(id_of_node(*next)).second)
-      throw ValueError("the tree references of collection " + collection.name() + " form a cycle through _id " +
+      throw DataError("the tree references of collection " + collection.name() + " form a cycle through _id " +
                        odm::detail::describe_id(id_of_node(*next)));
     path.push_back(std::move(*next));
     next = parent_of(path.back());
@@ -78,28 +77,30 @@ std::vector<T> walk_up(const Collection<T>& collection, const T& node, ParentOf 
   return path;
 }
 
-}  // namespace detail_tree
+}  // namespace odm::detail::trees
+
+namespace odm::tree {
 
 /// The parent of `node`, or nothing for a root (or a parent that no longer exists).
 template <class T, Dangling P>
 std::optional<T> parent(const Collection<T>& collection, const T& node, ParentRef<T, P> T::*member) {
   const auto& ref = node.*member;
   if (!ref.has_parent()) return std::nullopt;
-  return collection.find_one(detail_tree::equals<T>("_id", ref.raw_id()));
+  return collection.find_one(detail::trees::equals<T>("_id", ref.raw_id()));
 }
 
 /// The direct children of `node`: `{parent: node._id}`.
 template <class T, Dangling P>
 std::vector<T> children(const Collection<T>& collection, const T& node, ParentRef<T, P> T::*member) {
   const std::string_view field = runtime_field_name(member);
-  return collection.find(detail_tree::equals<T>(field, detail_tree::id_of_node(node))).to_vector();
+  return collection.find(detail::trees::equals<T>(field, detail::trees::id_of_node(node))).to_vector();
 }
 
 /// The parent, grandparent, ... up to the root: one query per level. Stops at a missing
 /// parent, and refuses to loop forever on a cycle in the data.
 template <class T, Dangling P>
 std::vector<T> ancestors(const Collection<T>& collection, const T& node, ParentRef<T, P> T::*member) {
-  return detail_tree::walk_up(collection, node, [&](const T& at) { return parent(collection, at, member); });
+  return detail::trees::walk_up(collection, node, [&](const T& at) { return parent(collection, at, member); });
 }
 
 /// Every node below `node`, breadth first: one `{parent: {$in: [...]}}` query per level.
@@ -108,13 +109,13 @@ std::vector<T> descendants(const Collection<T>& collection, const T& node, Paren
                            const JoinOptions& options = {}) {
   const std::string_view field = runtime_field_name(member);
   std::vector<T> all;
-  detail_tree::IdSet visited{detail_tree::id_of_node(node)};
-  std::vector<detail_tree::ReferenceId> level{detail_tree::id_of_node(node)};
+  detail::trees::IdSet visited{detail::trees::id_of_node(node)};
+  std::vector<detail::trees::ReferenceId> level{detail::trees::id_of_node(node)};
   while (!level.empty()) {
     std::vector<T> found = odm::detail::fetch_where_in(collection, field, level, options);
     level.clear();
     for (T& child : found) {
-      detail_tree::ReferenceId id = detail_tree::id_of_node(child);
+      detail::trees::ReferenceId id = detail::trees::id_of_node(child);
       if (!visited.insert(id).second) continue;  // a cycle in the data: each node once
       level.push_back(std::move(id));
       all.push_back(std::move(child));
@@ -127,7 +128,7 @@ std::vector<T> descendants(const Collection<T>& collection, const T& node, Paren
 template <class T, Dangling P>
 std::vector<T> children(const Collection<T>& collection, const T& node, RefMany<T, P> T::*member,
                         const JoinOptions& options = {}) {
-  return detail_tree::fetch_in_order(collection, (node.*member).raw_ids(), options);
+  return detail::trees::fetch_in_order(collection, (node.*member).raw_ids(), options);
 }
 
 /// The node whose child list contains `node`: `{children: node._id}` (a multikey match);
@@ -137,7 +138,7 @@ std::optional<T> parent(const Collection<T>& collection, const T& node, RefMany<
   const std::string_view field = runtime_field_name(member);
   Document by_id;
   odm::detail::check_append(bson_append_int32(by_id.get_mutable(), "_id", 3, 1));
-  return collection.find_one(detail_tree::equals<T>(field, detail_tree::id_of_node(node)),
+  return collection.find_one(detail::trees::equals<T>(field, detail::trees::id_of_node(node)),
                              FindOptions{}.sort(std::move(by_id)));
 }
 
@@ -145,7 +146,7 @@ std::optional<T> parent(const Collection<T>& collection, const T& node, RefMany<
 /// `{children: id}` query per level. Refuses to loop forever on a cycle in the data.
 template <class T, Dangling P>
 std::vector<T> ancestors(const Collection<T>& collection, const T& node, RefMany<T, P> T::*member) {
-  return detail_tree::walk_up(collection, node, [&](const T& at) { return parent(collection, at, member); });
+  return detail::trees::walk_up(collection, node, [&](const T& at) { return parent(collection, at, member); });
 }
 
 /// Every node below `node`, breadth first, each level in the order its parents list it:
@@ -155,15 +156,15 @@ template <class T, Dangling P>
 std::vector<T> descendants(const Collection<T>& collection, const T& node, RefMany<T, P> T::*member,
                            const JoinOptions& options = {}) {
   std::vector<T> all;
-  detail_tree::IdSet visited{detail_tree::id_of_node(node)};
-  std::vector<detail_tree::ReferenceId> level;
+  detail::trees::IdSet visited{detail::trees::id_of_node(node)};
+  std::vector<detail::trees::ReferenceId> level;
   const auto enqueue_children = [&](const T& parent_node) {
     for (const auto& id : (parent_node.*member).raw_ids())
       if (visited.insert(id).second) level.push_back(id);
   };
   enqueue_children(node);
   while (!level.empty()) {
-    std::vector<T> found = detail_tree::fetch_in_order(collection, level, options);
+    std::vector<T> found = detail::trees::fetch_in_order(collection, level, options);
     level.clear();
     for (T& child : found) {
       enqueue_children(child);

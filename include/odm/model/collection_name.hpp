@@ -9,9 +9,10 @@
 // (or in an odm::model<T> specialization), and otherwise derived from the type's
 // unqualified name in snake_case: BookReview -> "book_review", HTTPLog -> "http_log",
 // shop::Movie -> "movie". The type name is read at compile time from
-// __PRETTY_FUNCTION__, the same way odm/reflect/members.hpp reads member names.
+// __PRETTY_FUNCTION__ (odm/reflect/pretty_name.hpp).
 
 #include <odm/model/model.hpp>
+#include <odm/reflect/pretty_name.hpp>
 
 #include <array>
 #include <cstddef>
@@ -19,33 +20,6 @@
 
 namespace odm {
 namespace detail {
-
-template <class T>
-consteval std::string_view pretty_type_text() {
-  return __PRETTY_FUNCTION__;
-}
-
-/// "... [with T = shop::BookReview; std::string_view = ...]" (g++) or
-/// "... [T = shop::BookReview]" (clang) to "BookReview".
-consteval std::string_view unqualified_type_name(std::string_view text) {
-  const std::size_t marker = text.find("T = ");
-  if (marker == std::string_view::npos) return {};
-  std::size_t begin = marker + 4;
-  std::size_t end = begin;
-  int depth = 0;  // inside <...> or (...)
-  for (; end < text.size(); ++end) {
-    const char c = text[end];
-    if (c == '<' || c == '(') ++depth;
-    if (c == '>' || c == ')') --depth;
-    if (depth == 0 && (c == ';' || c == ']')) break;
-  }
-  std::string_view name = text.substr(begin, end - begin);
-  // Drop template arguments: Page<Book> -> Page.
-  if (const std::size_t angle = name.find('<'); angle != std::string_view::npos) name = name.substr(0, angle);
-  // Drop namespaces and enclosing classes/functions: a::b::Name -> Name.
-  if (const std::size_t colons = name.rfind("::"); colons != std::string_view::npos) name = name.substr(colons + 2);
-  return name;
-}
 
 constexpr bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 constexpr bool is_lower_or_digit(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
@@ -60,7 +34,7 @@ struct fixed_name {
 /// snake_case of T's unqualified name, stored in a constant so a string_view can point at it.
 template <class T>
 inline constexpr auto snake_case_type_name = [] {
-  constexpr std::string_view name = unqualified_type_name(pretty_type_text<T>());
+  constexpr std::string_view name = unqualified_type_name<T>();
   fixed_name<name.size() * 2 + 1> out{};
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];

@@ -19,10 +19,10 @@
 // Every entry is optional; a struct without any metadata is stored under its member
 // names, with `id` stored as `_id`.
 
+#include <odm/error.hpp>
 #include <odm/reflect/members.hpp>
 
 #include <algorithm>
-#include <stdexcept>
 #include <array>
 #include <cstddef>
 #include <string_view>
@@ -210,7 +210,7 @@ std::string_view runtime_field_name(M T::*pointer) {
                 : false) ||
            ...);
   }(std::make_index_sequence<detail::member_count<T>>{});
-  if (found == detail::member_count<T>) throw std::logic_error("odm: member pointer not found in its model");
+  if (found == detail::member_count<T>) throw UsageError("runtime_field_name: the member pointer is not a member of its model");
   return stored_names<T>[found];
 }
 

@@ -195,12 +195,12 @@ class Path {
                       std::is_same_v<detail::strip_optional_t<detail::query_value_t<Value>>, std::string>,
                   "odm: regex applies only to string fields (or arrays of strings)");
     if (pattern.find('\0') != std::string_view::npos)
-      throw ValueError("odm: a regular expression cannot contain a NUL character");
+      throw ValueError("a regular expression cannot contain a NUL character");
     if (!detail::is_valid_utf8(pattern.data(), pattern.size()))
-      throw ValueError("odm: a regular expression must be valid UTF-8");
+      throw ValueError("a regular expression must be valid UTF-8");
     for (const char c : options)
       if (std::string_view("ilmsux").find(c) == std::string_view::npos)
-        throw ValueError("odm: regular expression option '" + std::string(1, c) +
+        throw ValueError("regular expression option '" + std::string(1, c) +
                          "' is not one of i, l, m, s, u, x");
     const std::string key = name();
     const std::string options_text(options);

@@ -56,7 +56,7 @@ Sort<T> sort(const SortKey<T>& first, const More&... more) {
   for (const SortKey<T>* key : {&first, &more...}) {
     std::string name = key->path.dotted();
     if (std::find(seen.begin(), seen.end(), name) != seen.end())
-      throw ValueError("odm: the sort names `" + name + "` twice");
+      throw ValueError("the sort names `" + name + "` twice");
     detail::check_append(bson_append_int32(document.get_mutable(), name.c_str(), detail::key_length(name),
                                            static_cast<std::int32_t>(key->direction)));
     seen.push_back(std::move(name));

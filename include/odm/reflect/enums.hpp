@@ -1,8 +1,9 @@
 #pragma once
-// Compile-time names of enumerators, read from __PRETTY_FUNCTION__ the same way as
-// member names (see members.hpp): for each value in a range, the compiler prints
-// either the enumerator's name ("Color::red") or a cast ("(Color)3") for values that
-// have none.
+// Compile-time names of enumerators, read from __PRETTY_FUNCTION__ (reflect/pretty_name.hpp):
+// for each value in a range, the compiler prints either the enumerator's name
+// ("Color::red") or a cast ("(Color)3") for values that have none.
+
+#include <odm/reflect/pretty_name.hpp>
 
 #include <array>
 #include <cstddef>
@@ -34,29 +35,6 @@ inline constexpr EnumRange enum_range = {-128, 127};
 
 namespace detail {
 
-template <auto Value>
-consteval std::string_view enum_pretty_function() {
-  return __PRETTY_FUNCTION__;
-}
-
-/// "...[with auto Value = ns::Color::red; ...]" -> "red"; "(ns::Color)3" -> "".
-constexpr std::string_view enumerator_from_pretty_function(std::string_view text) {
-  const std::size_t marker = text.find("Value = ");
-  if (marker == std::string_view::npos) return {};
-  std::size_t begin = marker + 8;
-  std::size_t end = text.find_first_of(";]", begin);
-  std::string_view value = text.substr(begin, end - begin);
-  // clang spells an enum of an anonymous namespace "(anonymous namespace)::Color::red";
-  // a value without a name is a cast, "(Color)3" or "(anonymous namespace)::Color)3".
-  constexpr std::string_view anonymous = "(anonymous namespace)::";
-  if (value.starts_with(anonymous)) value.remove_prefix(anonymous.size());
-  if (value.empty() || value.front() == '(' || (value.front() >= '0' && value.front() <= '9') || value.front() == '-' ||
-      value.find(')') != std::string_view::npos)
-    return {};
-  const std::size_t scope = value.rfind("::");
-  return scope == std::string_view::npos ? value : value.substr(scope + 2);
-}
-
 template <class E>
 struct EnumEntry {
   E value;
@@ -66,7 +44,7 @@ struct EnumEntry {
 template <class E, long long Min, std::size_t... I>
 consteval auto scan_enum(std::index_sequence<I...>) {
   constexpr std::array<std::string_view, sizeof...(I)> names = {
-      enumerator_from_pretty_function(enum_pretty_function<static_cast<E>(Min + static_cast<long long>(I))>())...};
+      enumerator_name<static_cast<E>(Min + static_cast<long long>(I))>()...};
   constexpr std::size_t count = [&] {
     std::size_t n = 0;
     for (auto name : names) n += name.empty() ? 0 : 1;

@@ -5,12 +5,15 @@
 // aggregate's members, but not their names (boost::pfr::get_name arrived in 1.84).
 // odm recovers the names itself: it instantiates a function template on a pointer to
 // the I-th member of an object that is declared but never defined, and reads the
-// member's name back out of that function's __PRETTY_FUNCTION__ text, which both g++
-// and clang spell as "...object...member_name)}..." / "{&object.value.member_name}]".
+// member's name back out of that function's __PRETTY_FUNCTION__ text
+// (reflect/pretty_name.hpp), which g++ and clang spell "{(&object.value.T::member_name)}"
+// and "{&object.value.member_name}".
 // The object is the never-active member of a constexpr union, so no T is ever
 // constructed (T needs no default constructor) and only addresses are taken, in constant
 // expressions. Being defined, it also works for types in anonymous namespaces, which an
 // extern declaration would not (clang refuses to "use" such a variable undefined).
+
+#include <odm/reflect/pretty_name.hpp>
 
 #include <boost/pfr/core.hpp>
 
@@ -48,38 +51,17 @@ struct member_address {
   const M* address;
 };
 
-template <auto Address>
-consteval std::string_view pretty_function_text() {
-  return __PRETTY_FUNCTION__;
-}
-
 /// The I-th member of the reflection object (a reference, usable in constant expressions).
 template <class T, std::size_t I>
 consteval const auto& reflected_member() {
-  return boost::pfr::detail::sequence_tuple::get<I>(boost::pfr::detail::tie_as_tuple(reflection_holder<T>.value));
-}
-
-/// ASCII letters, digits and '_', plus every byte of a UTF-8 sequence: C++ identifiers may
-/// be non-ASCII (`größe`), and both compilers print them as UTF-8.
-constexpr bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         static_cast<unsigned char>(c) >= 0x80;
-}
-
-/// Takes "...fake.Type::name)}; std::string_view = ...]" or "...{&fake.name}]" to "name".
-constexpr std::string_view member_name_from_pretty_function(std::string_view text) {
-  std::size_t end = text.rfind('}');
-  while (end > 0 && !is_identifier_char(text[end - 1])) --end;
-  std::size_t begin = end;
-  while (begin > 0 && is_identifier_char(text[begin - 1])) --begin;
-  return text.substr(begin, end - begin);
+  return boost::pfr::get<I>(reflection_holder<T>.value);
 }
 
 template <class T, std::size_t I>
 consteval std::string_view member_name() {
   constexpr const auto& member = reflected_member<T, I>();
   using M = std::remove_cvref_t<decltype(member)>;
-  return member_name_from_pretty_function(pretty_function_text<member_address<M>{&member}>());
+  return last_identifier(template_argument_text(pretty_function_of_value<member_address<M>{&member}>()));
 }
 
 template <class T>
@@ -108,6 +90,16 @@ consteval std::size_t member_index(M T::*pointer) {
   }(std::make_index_sequence<member_count<T>>{});
   return found;
 }
+
+namespace pretty_name_check {
+struct KnownStruct {
+  int first;
+  double known_member;
+};
+}  // namespace pretty_name_check
+static_assert(member_name<pretty_name_check::KnownStruct, 1>() == "known_member",
+              "odm: this compiler prints __PRETTY_FUNCTION__ in a form odm cannot read member names from (odm "
+              "supports g++ >= 12 and clang >= 14)");
 
 }  // namespace detail
 }  // namespace odm
