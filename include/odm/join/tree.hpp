@@ -70,7 +70,7 @@ std::vector<T> walk_up(const Collection<T>& collection, const T& node, ParentOf 
   while (next) {
     if (!visited.insert(id_of_node(*next)).second)
       throw DataError("the tree references of collection " + collection.name() + " form a cycle through _id " +
-                       odm::detail::describe_id(id_of_node(*next)));
+                      odm::detail::describe_id(id_of_node(*next)));
     path.push_back(std::move(*next));
     next = parent_of(path.back());
   }
