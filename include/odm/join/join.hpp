@@ -23,6 +23,7 @@
 #include <odm/driver/collection.hpp>
 #include <odm/fields/ref.hpp>
 #include <odm/join/gathered_ids.hpp>
+#include <odm/join/newest_children.hpp>
 #include <odm/model/id.hpp>
 #include <odm/query/expression.hpp>
 
@@ -323,7 +324,8 @@ struct ChildrenOptions {
   Sort<Child> sort;
   /// At most this many children per parent (0: all). With a limit, the children of up to
   /// `parents_per_query` parents come from one aggregate command in which each parent's
-  /// branch reads only its own newest documents through the index on the parent field.
+  /// branch reads only its own newest documents through the index on the parent field
+  /// (`$unionWith`, MongoDB 4.4+); on an older server, from one find per parent.
   std::size_t limit_per_parent = 0;
   std::size_t parents_per_query = 100;
   JoinOptions join;
@@ -341,16 +343,10 @@ struct ChildrenOptions {
   }
 };
 
-namespace detail {
-/// The aggregate pipeline for the newest `limit` children of each of `parents`.
-Document children_pipeline(std::string_view collection, std::string_view field,
-                           const std::vector<ReferenceId>& parents, const Document& sort, std::size_t limit);
-}  // namespace detail
-
 /// The children of each parent: the documents of Child whose ParentRef `member` points at
 /// it, in the order of `options.sort`. The result has one entry per parent, aligned with
-/// `parents` (duplicates included). Costs one query per batch of parents, never one per
-/// parent.
+/// `parents` (duplicates included). Costs one query per batch of parents, except with a
+/// limit on a server older than MongoDB 4.4 (no `$unionWith`): one find per parent.
 template <class Parent, class Child, class M>
 std::vector<std::vector<Child>> children_of(const Database& db, const std::vector<Parent>& parents, M Child::*member,
                                             const ChildrenOptions<Child>& options = {}) {
@@ -372,16 +368,9 @@ std::vector<std::vector<Child>> children_of(const Database& db, const std::vecto
   if (options.limit_per_parent == 0) {
     for (Child& child : detail::fetch_where_in(collection, field, gathered.ids, options.join, options.sort.bson()))
       place(std::move(child));
-  } else {
-    const std::size_t step = std::max<std::size_t>(1, options.parents_per_query);
-    for (std::size_t begin = 0; begin < gathered.ids.size(); begin += step) {
-      const std::size_t end = std::min(gathered.ids.size(), begin + step);
-      const std::vector<detail::ReferenceId> batch(gathered.ids.begin() + static_cast<std::ptrdiff_t>(begin),
-                                                   gathered.ids.begin() + static_cast<std::ptrdiff_t>(end));
-      auto cursor = collection.template aggregate_raw<Child>(
-          detail::children_pipeline(collection.name(), field, batch, options.sort.bson(), options.limit_per_parent));
-      for (Child& child : cursor) place(std::move(child));
-    }
+  } else {  // $unionWith on MongoDB 4.4+, one find per parent before (newest_children.hpp)
+    detail::fetch_newest_children(db, collection, field, gathered.ids, options.sort.bson(), options.limit_per_parent,
+                                  options.parents_per_query, place);
   }
   if (gathered.ids.size() == parents.size()) return grouped;  // each parent once: already aligned
   std::vector<std::vector<Child>> result;
