@@ -41,3 +41,4 @@
 #include <odm/join/join.hpp>
 #include <odm/join/subset.hpp>
 #include <odm/join/tree.hpp>
+#include <odm/join/counts.hpp>
