@@ -81,19 +81,6 @@ inline void check(bool ok, std::string_view what) {
   std::cout << "ok: " << what << "\n";
 }
 
-/// Runs `part`, unless the server has no aggregation stage it uses (error 40324,
-/// unrecognized stage: a MongoDB older than the stage, or an engine without it); then
-/// says so loudly, `SKIPPED: what: why`, and goes on.
-template <class Part>
-void unless_stage_missing(std::string_view stage, std::string_view what, Part&& part) {
-  try {
-    part();
-  } catch (const odm::ServerError& error) {
-    if (error.code() != 40324) throw;
-    std::cout << "SKIPPED: " << what << ": this server has no " << stage << " stage (" << error.message() << ")\n";
-  }
-}
-
 /// Syncs the models' indexes and prints the report.
 template <class... Models>
 odm::IndexSyncReport sync_indexes(const odm::Database& db) {

@@ -108,28 +108,27 @@ int main() {
           "the newest is the seed's message, at 2014-03-28T09:42:41.284Z");
 
     example::step("the newest 5,000 of every host at once: odm::children_of");
-    // With a limit per host, each host's branch is a $unionWith stage (MongoDB 4.4+).
-    example::unless_stage_missing("$unionWith", "the newest 5,000 of every host at once", [&] {
-      odm::ChildrenOptions<LogMessage> newest;
-      newest.sort_by(odm::sort(odm::desc(&LogMessage::time))).limit(kNewest);
-      const auto per_host = odm::children_of(db, stored_hosts, &LogMessage::host, newest);
-      check(per_host.size() == 2, "one list per host");
-      for (std::size_t h = 0; h < per_host.size(); ++h) {
-        const auto& list = per_host[h];
-        std::cout << stored_hosts[h].name << ": " << list.size() << " messages, newest \"" << list.front().message
-                  << "\", oldest \"" << list.back().message << "\"\n";
-        check(list.size() == kNewest, stored_hosts[h].name + ": exactly 5,000 messages");
-        bool own = true, ordered = true;
-        for (std::size_t i = 0; i < list.size(); ++i) {
-          if (*list[i].host.id() != stored_hosts[h].id) own = false;
-          if (i > 0 && list[i - 1].time <= list[i].time) ordered = false;
-        }
-        check(own, stored_hosts[h].name + ": every message is the host's own");
-        check(ordered, stored_hosts[h].name + ": newest first");
-        check(list.back().time == on_fire - seconds(kNewest - 1),
-              stored_hosts[h].name + ": the 1,000 oldest are left out");
+    // With a limit per host: one aggregate with a $unionWith branch per host on MongoDB 4.4+,
+    // one find per host on an older server (mongo-java-server says it is 4.2).
+    odm::ChildrenOptions<LogMessage> newest;
+    newest.sort_by(odm::sort(odm::desc(&LogMessage::time))).limit(kNewest);
+    const auto per_host = odm::children_of(db, stored_hosts, &LogMessage::host, newest);
+    check(per_host.size() == 2, "one list per host");
+    for (std::size_t h = 0; h < per_host.size(); ++h) {
+      const auto& list = per_host[h];
+      std::cout << stored_hosts[h].name << ": " << list.size() << " messages, newest \"" << list.front().message
+                << "\", oldest \"" << list.back().message << "\"\n";
+      check(list.size() == kNewest, stored_hosts[h].name + ": exactly 5,000 messages");
+      bool own = true, ordered = true;
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (*list[i].host.id() != stored_hosts[h].id) own = false;
+        if (i > 0 && list[i - 1].time <= list[i].time) ordered = false;
       }
-      check(per_host[0].front().message == "cpu is on fire!", "goofy's newest is 'cpu is on fire!'");
-    });
+      check(own, stored_hosts[h].name + ": every message is the host's own");
+      check(ordered, stored_hosts[h].name + ": newest first");
+      check(list.back().time == on_fire - seconds(kNewest - 1),
+            stored_hosts[h].name + ": the 1,000 oldest are left out");
+    }
+    check(per_host[0].front().message == "cpu is on fire!", "goofy's newest is 'cpu is on fire!'");
   });
 }

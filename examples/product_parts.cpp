@@ -8,11 +8,18 @@
 // The seed shows the part 'AAAA' in full and abbreviates ObjectIds to two bytes; here
 // they are 12-byte ids ending in the seed's digits. Parts F17C and D2AA, which the seed
 // only lists, are given names of their own.
+//
+// Money is never a double: the seed writes `cost: 0.94, price: 3.99`, which the shell
+// stores as binary floating point, and 0.94 has no exact double (it is stored as
+// 0.939999999999999946709294817992...). As the guides' money chapter recommends, `cost`
+// and `price` are odm::Decimal here, stored as NumberDecimal("0.94") and
+// NumberDecimal("3.99"), exact to the cent; sums and margins stay exact too.
 #include "example_support.hpp"
 
 #include <odm/join/join.hpp>
 
 #include <cstdint>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,8 +31,8 @@ struct Part {
   std::string partno;
   std::string name;
   std::int32_t qty;
-  double cost;
-  double price;
+  odm::Decimal cost;   // NumberDecimal, never double (see the top of this file)
+  odm::Decimal price;
   bool operator==(const Part&) const = default;
   struct odm_model {
     static constexpr std::string_view collection = "parts";
@@ -62,9 +69,9 @@ int main() {
     const odm::ObjectId f17c = oid("00000000000000000000f17c");
     const odm::ObjectId d2aa = oid("00000000000000000000d2aa");
     const std::vector<Part> stored_parts{
-        Part{aaaa, "123-aff-456", "#4 grommet", 94, 0.94, 3.99},
-        Part{f17c, "123-aff-457", "#6 grommet", 50, 1.06, 4.49},
-        Part{d2aa, "987-bcd-123", "smoke shifter lever", 12, 2.50, 9.99},
+        Part{aaaa, "123-aff-456", "#4 grommet", 94, odm::Decimal("0.94"), odm::Decimal("3.99")},
+        Part{f17c, "123-aff-457", "#6 grommet", 50, odm::Decimal("1.06"), odm::Decimal("4.49")},
+        Part{d2aa, "987-bcd-123", "smoke shifter lever", 12, odm::Decimal("2.50"), odm::Decimal("9.99")},
     };
     parts.insert_many(stored_parts);
     example::show_all("parts", stored_parts);
@@ -92,7 +99,13 @@ int main() {
     check(list.size() == 1 && list[0].parts.is_loaded(), "the parts were resolved");
     for (std::size_t i = 0; i < list[0].parts.size(); ++i) example::show("  parts[" + std::to_string(i) + "] ->", list[0].parts[i]);
     check(list[0].parts[0] == stored_parts[0], "the first part is the seed's #4 grommet, as stored");
-    check(list[0].parts[0].price == 3.99 && list[0].parts[0].qty == 94, "with its price and quantity");
+    check(list[0].parts[0].price == odm::Decimal("3.99") && list[0].parts[0].qty == 94, "with its price and quantity");
+    check(list[0].parts[0].price.to_string() == "3.99" && list[0].parts[2].cost.to_string() == "2.50",
+          "prices and costs come back digit for digit (2.50 keeps its trailing zero)");
+    odm::Decimal margin("0");
+    for (std::size_t i = 0; i < list[0].parts.size(); ++i) margin = margin + (list[0].parts[i].price - list[0].parts[i].cost);
+    std::cout << "margin on one set of parts: " << margin.to_string() << "\n";
+    check(margin.to_string() == "13.97", "the margin over the three parts is exactly 13.97, in cents");
     check(list[0].parts[1].id == f17c && list[0].parts[2].id == d2aa, "the parts come in the product's order");
   });
 }

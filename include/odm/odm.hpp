@@ -42,3 +42,4 @@
 #include <odm/join/join.hpp>
 #include <odm/join/subset.hpp>
 #include <odm/join/tree.hpp>
+#include <odm/join/counts.hpp>

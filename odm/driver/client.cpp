@@ -215,6 +215,25 @@ ClientLease::ClientLease(const ClientState& state) : pool_(state.pool()), client
                       state.max_pool_size(), state.pool_wait_timeout());
 }
 
+std::int32_t max_wire_version(const Database& db) {
+  const ClientState& state = *db.client_;
+  if (const std::int32_t known = state.wire_version().load(std::memory_order_relaxed); known >= 0) return known;
+  // Two threads may both ask the first time; they read the same reply, so either may store it.
+  const ClientLease lease(state);  // waits at most pool_wait_timeout
+  bson_error_t error;
+  // Waits at most serverSelectionTimeoutMS; usually answered from the topology already known.
+  const ServerDescriptionHandle server(mongoc_client_select_server(lease.get(), false, nullptr, &error));
+  if (!server) throw_error(error, nullptr, "select a server to read its wire version");
+  const std::int64_t version = int64_field(mongoc_server_description_hello_response(server.get()), "maxWireVersion");
+  const auto clamped = static_cast<std::int32_t>(std::clamp<std::int64_t>(version, 0, 1'000'000));
+  state.wire_version().store(clamped, std::memory_order_relaxed);
+  return clamped;
+}
+
+void assume_max_wire_version(const Database& db, std::int32_t version) {
+  db.client_->wire_version().store(version, std::memory_order_relaxed);
+}
+
 ClientLimits client_limits(const ClientState& state) {
   const auto get = [&](const char* key) {
     return std::chrono::milliseconds(mongoc_uri_get_option_as_int32(state.uri(), key, 0));

@@ -12,6 +12,14 @@
 #include <string_view>
 
 namespace odm::detail {
+
+Document id_field(const bson_t* document) {
+  Document holder;
+  bson_iter_t it;
+  if (bson_iter_init_find(&it, document, "_id")) bson_append_iter(holder.get_mutable(), "_id", 3, &it);
+  return holder;
+}
+
 namespace {
 
 void append_int64(bson_t* document, const char* key, std::int64_t value) {
@@ -24,13 +32,6 @@ void append_document(bson_t* document, const char* key, const Document& value) {
 
 void append_bool(bson_t* document, const char* key, bool value) { bson_append_bool(document, key, -1, value); }
 
-/// `{_id: <the _id of document>}`, or `{}` when it has none.
-Document id_of(const bson_t* document) {
-  Document holder;
-  bson_iter_t it;
-  if (bson_iter_init_find(&it, document, "_id")) bson_append_iter(holder.get_mutable(), "_id", 3, &it);
-  return holder;
-}
 
 /// Gives `document` a new ObjectId `_id` in front when it has none (a copy; none is made
 /// of a document that has its _id).
@@ -88,7 +89,7 @@ CursorCore::~CursorCore() = default;
 
 DecodeError CursorCore::decode_error(const DecodeError& error, const bson_t* document) const {
   std::string context = " (document ";
-  const Document id = id_of(document);
+  const Document id = id_field(document);
   context += id.empty() ? std::string("without _id") : id.to_json();
   if (state_) context += " from " + state_->source();
   context += ")";
@@ -151,7 +152,7 @@ void insert_complete(const CollectionCore& core, SessionState* session, const bs
 Document CollectionCore::insert_one(SessionState* session, Document document) const {
   ensure_id(document);
   insert_complete(*this, session, document.get());
-  return id_of(document.get());
+  return id_field(document.get());
 }
 
 void CollectionCore::insert_one_with_id(SessionState* session, const Document& document) const {
@@ -485,7 +486,7 @@ BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOp
   for (std::size_t i = 0; i < count; ++i) {
     if (operations[i].kind != BulkOperation::Kind::insert_one) continue;
     ensure_id(operations[i].first);  // odm's id, so that it can report it
-    outcome.insert_ids[i] = id_of(operations[i].first.get());
+    outcome.insert_ids[i] = id_field(operations[i].first.get());
   }
   const std::string what = operation + namespace_of(*this);
 
@@ -521,7 +522,7 @@ BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOp
     for_each_entry(r, "upserted", [&](const bson_t* entry) {
       std::size_t index = 0;
       const Document moved = shifted(entry, segment.begin, &index);
-      outcome.counts.upserted_ids.emplace_back(index, id_of(moved.get()));
+      outcome.counts.upserted_ids.emplace_back(index, id_field(moved.get()));
     });
     std::optional<std::size_t> first_refused;
     for_each_entry(r, "writeErrors", [&](const bson_t* entry) {

@@ -9,6 +9,7 @@
 
 #include <mongoc/mongoc.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -71,9 +72,12 @@ class ClientState {
   const mongoc_uri_t* uri() const noexcept { return uri_.get(); }
   std::uint32_t max_pool_size() const noexcept { return max_pool_size_; }
   std::chrono::milliseconds pool_wait_timeout() const noexcept { return pool_wait_timeout_; }
+  /// The server's maxWireVersion once read (max_wire_version() in client.cpp), else -1.
+  std::atomic<std::int32_t>& wire_version() const noexcept { return wire_version_; }
 
  private:
   UriHandle uri_;
+  mutable std::atomic<std::int32_t> wire_version_{-1};
   std::uint32_t max_pool_size_ = 0;
   std::chrono::milliseconds pool_wait_timeout_{0};
   CommandMonitor monitor_;

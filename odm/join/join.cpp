@@ -1,4 +1,5 @@
 #include <odm/join/join.hpp>
+#include <odm/join/counts.hpp>
 #include <odm/join/subset.hpp>
 
 #include <algorithm>
@@ -69,3 +70,45 @@ void back_off(std::size_t attempt, std::chrono::milliseconds longest) {
 }
 
 }  // namespace odm::detail::subsets
+
+namespace odm::detail {
+
+Document count_pipeline(std::string_view field, const Document& in_filter) {
+  // {pipeline: [{$match: <in_filter>}, {$group: {_id: "$<field>", n: {$sum: 1}}}]}
+  Document command;
+  bson_t stages;
+  bson_t stage;
+  bson_t group;
+  bson_t sum;
+  check_append(bson_append_array_begin(command.get_mutable(), "pipeline", 8, &stages));
+  check_append(bson_append_document_begin(&stages, "0", 1, &stage));
+  check_append(bson_append_document(&stage, "$match", 6, in_filter.get()));
+  check_append(bson_append_document_end(&stages, &stage));
+  check_append(bson_append_document_begin(&stages, "1", 1, &stage));
+  check_append(bson_append_document_begin(&stage, "$group", 6, &group));
+  const std::string path = "$" + std::string(field);
+  check_append(bson_append_utf8(&group, "_id", 3, path.data(), key_length(path)));
+  check_append(bson_append_document_begin(&group, "n", 1, &sum));
+  check_append(bson_append_int32(&sum, "$sum", 4, 1));
+  check_append(bson_append_document_end(&group, &sum));
+  check_append(bson_append_document_end(&stage, &group));
+  check_append(bson_append_document_end(&stages, &stage));
+  check_append(bson_append_array_end(command.get_mutable(), &stages));
+  return command;
+}
+
+std::int64_t group_count(const bson_t* row, std::string_view source) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, row, "n")) throw DecodeError("n: missing from a $group row (" + std::string(source) + ")");
+  std::int64_t n = -1;
+  if (BSON_ITER_HOLDS_INT32(&it)) n = bson_iter_int32(&it);
+  if (BSON_ITER_HOLDS_INT64(&it)) n = bson_iter_int64(&it);
+  if (n < 0) {
+    DecodeError error("expected a count (a non-negative int or long) in a $group row (" + std::string(source) + ")");
+    error.prepend("n");
+    throw error;
+  }
+  return n;
+}
+
+}  // namespace odm::detail

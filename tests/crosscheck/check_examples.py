@@ -219,7 +219,12 @@ def check_money(db):
 
 def check_product_parts(db):
     parts = check_shape(db.parts, [('_id', 'objectId'), ('partno', 'string'), ('name', 'string'),
-                                   ('qty', 'int'), ('cost', 'double'), ('price', 'double')], 3)
+                                   ('qty', 'int'), ('cost', 'decimal'), ('price', 'decimal')], 3)
+    check('parts: cost and price are NumberDecimal, digit for digit (money is never a double)',
+          parts and {p['partno']: (decimal_text(p['cost']), decimal_text(p['price'])) for p in parts} ==
+          {'123-aff-456': ('0.94', '3.99'), '123-aff-457': ('1.06', '4.49'),
+           '987-bcd-123': ('2.50', '9.99')},
+          repr([(p.get('cost'), p.get('price')) for p in parts or []]))
     products = check_shape(db.products, [('_id', 'objectId'), ('name', 'string'),
                                          ('manufacturer', 'string'), ('catalog_number', 'int'),
                                          ('parts', ['objectId'])], 1)

@@ -52,6 +52,14 @@ namespace detail {
 ClientLimits client_limits(const ClientState& state);
 /// The database `name` of a client's state (for code that holds only the state, like a cursor).
 Database database_of(std::shared_ptr<ClientState> client, std::string name);
+/// The maxWireVersion of the server the database's client talks to (9 is MongoDB 4.4):
+/// read from the selected server's hello reply the first time it is asked for, within the
+/// server selection and pool wait timeouts, then kept for the client's life (copies of a
+/// Client share it). Code that needs a newer server's feature picks its form with it.
+std::int32_t max_wire_version(const Database& db);
+/// For tests only: makes the client behave as if its server had reported `version`, so the
+/// forms meant for older servers run against a new one.
+void assume_max_wire_version(const Database& db, std::int32_t version);
 }  // namespace detail
 
 /// A database of a client. Cheap to copy.
@@ -83,6 +91,8 @@ class Database {
  private:
   friend class Client;
   friend Database detail::database_of(std::shared_ptr<detail::ClientState> client, std::string name);
+  friend std::int32_t detail::max_wire_version(const Database& db);
+  friend void detail::assume_max_wire_version(const Database& db, std::int32_t version);
   Database(std::shared_ptr<detail::ClientState> client, std::string name)
       : client_(std::move(client)), name_(std::move(name)) {}
 

@@ -50,6 +50,9 @@ Document run_command(const std::shared_ptr<ClientState>& client, SessionState* s
                      const Document& command);
 void drop_database(const std::shared_ptr<ClientState>& client, const std::string& database);
 
+/// `{_id: <the _id of document>}`, or an empty document when it has none.
+Document id_field(const bson_t* document);
+
 /// A server-side cursor. Move-only; closes the cursor (killCursors) and returns its
 /// pooled client when destroyed.
 class CursorCore {

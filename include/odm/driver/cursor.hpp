@@ -8,7 +8,12 @@
 // iteration reaches the end of the current one. Each document is decoded when the
 // iteration reaches it; one that does not fit T throws odm::DecodeError naming the
 // offending path, and the cursor stays usable: `++it` (or begin() again, or next())
-// goes on with the following document.
+// goes on with the following document. After `.skip_bad_documents()` the cursor instead
+// steps over such documents and lists each in `skipped()`, with its _id and its error:
+//
+//   auto cursor = books.find(filter).skip_bad_documents();
+//   std::vector<Book> good = cursor.to_vector();
+//   for (const odm::SkippedDocument& bad : cursor.skipped()) log(bad.error.what());
 //
 // A cursor holds one pooled connection from find()/aggregate() until it is exhausted or
 // destroyed. Another operation on a thread that keeps a cursor open needs a second one:
@@ -32,6 +37,19 @@ namespace odm {
 /// What a cursor can yield: a model (decoded) or odm::Document (the raw BSON).
 template <class T>
 concept cursor_value = std::same_as<T, Document> || document_model<T>;
+
+/// What a query does with a document that does not fit its model: throw odm::DecodeError
+/// (the default), or step over it and report it (odm::SkippedDocument).
+enum class BadDocuments { raise, skip };
+
+/// A document a query stepped over because it does not fit the model. The server's data
+/// is not touched.
+struct SkippedDocument {
+  /// `{_id: <the stored value>}`, or an empty document when the document has no `_id`.
+  Document id;
+  /// Why: the path and reason, and in what() also the _id and the query ("find on db.coll").
+  DecodeError error;
+};
 
 namespace detail {
 
@@ -123,6 +141,21 @@ class Cursor {
       return detail::CursorJoin<Self>::run(std::move(*this), member, std::forward<Nested>(nested)...);
   }
 
+  /// From now on, step over documents that do not fit T instead of throwing, and list them
+  /// in skipped(). A join started from this cursor (`.with(...)`) does the same at every level.
+  Cursor& skip_bad_documents() & noexcept {
+    bad_documents_ = BadDocuments::skip;
+    return *this;
+  }
+  Cursor&& skip_bad_documents() && noexcept {
+    bad_documents_ = BadDocuments::skip;
+    return std::move(*this);
+  }
+  BadDocuments bad_documents() const noexcept { return bad_documents_; }
+  /// The documents stepped over so far, in the order the server sent them.
+  const std::vector<SkippedDocument>& skipped() const& noexcept { return skipped_; }
+  std::vector<SkippedDocument> skipped() && noexcept { return std::move(skipped_); }
+
   /// The database the results come from (for joins), or nothing for a cursor made elsewhere.
   const std::shared_ptr<detail::ClientState>& client_state() const noexcept { return client_; }
   const std::string& database_name() const noexcept {
@@ -140,16 +173,19 @@ class Cursor {
  private:
   void advance() {
     current_.reset();
-    if (done_) return;
-    const bson_t* document = core_.next();
-    if (document == nullptr) {
-      done_ = true;
-      return;
-    }
-    try {
-      current_ = detail::decode_result<T>(document);
-    } catch (const DecodeError& error) {
-      throw core_.decode_error(error, document);
+    while (!done_) {
+      const bson_t* document = core_.next();
+      if (document == nullptr) {
+        done_ = true;
+        return;
+      }
+      try {
+        current_ = detail::decode_result<T>(document);
+        return;
+      } catch (const DecodeError& error) {
+        if (bad_documents_ == BadDocuments::raise) throw core_.decode_error(error, document);
+        skipped_.push_back(SkippedDocument{detail::id_field(document), core_.decode_error(error, document)});
+      }
     }
   }
 
@@ -158,6 +194,8 @@ class Cursor {
   std::shared_ptr<const detail::CollectionNames> names_;
   std::optional<T> current_;
   bool done_ = false;
+  BadDocuments bad_documents_ = BadDocuments::raise;
+  std::vector<SkippedDocument> skipped_;
 };
 
 }  // namespace odm

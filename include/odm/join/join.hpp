@@ -17,12 +17,22 @@
 // relation acts on the fetched targets' own references and never removes a target: under
 // `drop`, a RefMany of a target forgets its missing ids, and a Ref or ParentRef of a target
 // stays dangling (the target is still what the outer reference points at).
+//
+// A document that does not fit its model throws its DecodeError, at the base query and at
+// every level, unless the query says to skip it: `find(filter).skip_bad_documents()
+// .with(...)`, or JoinOptions::bad_documents = BadDocuments::skip for odm::resolve. Each
+// skipped document is then reported with its `_id` and error (Resolved::skipped(), or
+// what resolve() returns); a base document is left out of the result, and a target that
+// was skipped counts as missing, so the references to it follow their Dangling policy
+// (keep: dangling with its id; drop: left out; raise: DanglingReference). The server's
+// data is never changed.
 
 #include <odm/bson/document.hpp>
 #include <odm/driver/client.hpp>
 #include <odm/driver/collection.hpp>
 #include <odm/fields/ref.hpp>
 #include <odm/join/gathered_ids.hpp>
+#include <odm/join/newest_children.hpp>
 #include <odm/model/id.hpp>
 #include <odm/query/expression.hpp>
 
@@ -40,13 +50,49 @@
 
 namespace odm {
 
-/// Limits of the queries a join sends.
+namespace detail {
+struct SkipReport;
+}
+
+/// Limits of the queries a join sends, and what it does with a document that does not fit.
 struct JoinOptions {
   /// At most this many ids in one `$in` (a 100,000-id join is split in ceil(100000 / n) finds).
   std::size_t max_ids_per_query = 50'000;
   /// At most this many bytes of ids in one query; far below the 16 MiB command limit.
   std::size_t max_query_bytes = 8 * 1024 * 1024;
+  /// A fetched target that does not fit its model, at any level: `raise` throws its
+  /// DecodeError (the default); `skip` leaves it out and reports it (odm::resolve returns
+  /// the list, Resolved::skipped() holds it), and each reference to it then follows its
+  /// Dangling policy as if the target were missing.
+  BadDocuments bad_documents = BadDocuments::raise;
+
+ private:
+  friend struct detail::SkipReport;
+  std::vector<SkippedDocument>* skipped_ = nullptr;  // where `skip` reports, set by resolve
 };
+
+namespace detail {
+/// Where a join reports the documents it skipped: options point at the list of the running
+/// resolve() or Resolved, never stored with it (a Resolved moves).
+struct SkipReport {
+  static JoinOptions into(const JoinOptions& options, std::vector<SkippedDocument>& skipped) {
+    JoinOptions reporting = options;
+    reporting.skipped_ = &skipped;
+    return reporting;
+  }
+  /// Skipping needs a list to report into: without one (children_of, tree walks) the
+  /// cursor throws, as by default.
+  template <class T>
+  static void prepare(const JoinOptions& options, Cursor<T>& cursor) {
+    if (options.bad_documents == BadDocuments::skip && options.skipped_ != nullptr) cursor.skip_bad_documents();
+  }
+  template <class T>
+  static void add(const JoinOptions& options, Cursor<T>&& cursor) {
+    if (options.skipped_ == nullptr) return;
+    for (SkippedDocument& skipped : std::move(cursor).skipped()) options.skipped_->push_back(std::move(skipped));
+  }
+};
+}  // namespace detail
 
 namespace detail {
 
@@ -123,7 +169,9 @@ std::vector<T> fetch_where_in(const Collection<T>& collection, std::string_view 
     FindOptions find_options;
     if (!sort.empty()) find_options.sort(sort);
     auto cursor = collection.find(Filter<T>::raw(std::move(filter)), std::move(find_options));
+    SkipReport::prepare(options, cursor);
     for (T& value : cursor) found.push_back(std::move(value));
+    SkipReport::add(options, std::move(cursor));
   }
   return found;
 }
@@ -254,18 +302,23 @@ Relation<T> with(M T::*member, Nested... nested) {
   });
 }
 
-/// Resolves `relation` for every document of `documents`, in place.
+/// Resolves `relation` for every document of `documents`, in place. Returns the targets
+/// left out because they do not fit their model (only with BadDocuments::skip).
 template <class T>
-void resolve(const Database& db, std::vector<T>& documents, const Relation<T>& relation,
-             const JoinOptions& options = {}) {
-  relation(db, documents, options);
+std::vector<SkippedDocument> resolve(const Database& db, std::vector<T>& documents, const Relation<T>& relation,
+                                     const JoinOptions& options = {}) {
+  std::vector<SkippedDocument> skipped;
+  relation(db, documents, detail::SkipReport::into(options, skipped));
+  return skipped;
 }
 
 /// Resolves several relations, one after another.
 template <class T, class... More>
-void resolve(const Database& db, std::vector<T>& documents, const Relation<T>& first, const More&... more) {
+std::vector<SkippedDocument> resolve(const Database& db, std::vector<T>& documents, const Relation<T>& first,
+                                     const More&... more) {
   first(db, documents, JoinOptions{});
   (more(db, documents, JoinOptions{}), ...);
+  return {};
 }
 
 /// A result set that has been read in full and whose references are being resolved:
@@ -274,14 +327,19 @@ void resolve(const Database& db, std::vector<T>& documents, const Relation<T>& f
 template <class T>
 class Resolved {
  public:
-  Resolved(Database db, std::vector<T> documents, JoinOptions options = {})
-      : db_(std::move(db)), documents_(std::move(documents)), options_(options) {}
+  Resolved(Database db, std::vector<T> documents, JoinOptions options = {},
+           std::vector<SkippedDocument> skipped = {})
+      : db_(std::move(db)), documents_(std::move(documents)), options_(options), skipped_(std::move(skipped)) {}
 
   template <class M, class... Nested>
   Resolved&& with(M T::*member, Nested... nested) && {
-    odm::with(member, std::move(nested)...)(db_, documents_, options_);
+    odm::with(member, std::move(nested)...)(db_, documents_, detail::SkipReport::into(options_, skipped_));
     return std::move(*this);
   }
+
+  /// The documents left out because they do not fit their model, the cursor's first, then
+  /// each level's (only after `.skip_bad_documents()` on the cursor).
+  const std::vector<SkippedDocument>& skipped() const& noexcept { return skipped_; }
 
   std::vector<T> to_vector() && { return std::move(documents_); }
   operator std::vector<T>() && { return std::move(documents_); }  // NOLINT(google-explicit-constructor)
@@ -297,17 +355,22 @@ class Resolved {
   Database db_;
   std::vector<T> documents_;
   JoinOptions options_;
+  std::vector<SkippedDocument> skipped_;
 };
 
 /// Cursor<T>::with (declared by the driver in odm/driver/cursor.hpp): drains the cursor
-/// and resolves the first relation.
+/// and resolves the first relation, skipping bad documents if the cursor does.
 template <class T>
 struct detail::CursorJoin {
   template <class M, class... Nested>
   static Resolved<T> run(Cursor<T>&& cursor, M T::*member, Nested&&... nested) {
     if (!cursor.client_state())
       throw UsageError("Cursor::with: this cursor does not come from a collection; use odm::resolve");
-    Resolved<T> result(detail::database_of(cursor.client_state(), cursor.database_name()), cursor.to_vector());
+    JoinOptions options;
+    options.bad_documents = cursor.bad_documents();
+    std::vector<T> documents = cursor.to_vector();
+    Resolved<T> result(detail::database_of(cursor.client_state(), cursor.database_name()), std::move(documents), options,
+                       std::move(cursor).skipped());
     return std::move(result).with(member, std::forward<Nested>(nested)...);
   }
 };
@@ -320,7 +383,8 @@ struct ChildrenOptions {
   Sort<Child> sort;
   /// At most this many children per parent (0: all). With a limit, the children of up to
   /// `parents_per_query` parents come from one aggregate command in which each parent's
-  /// branch reads only its own newest documents through the index on the parent field.
+  /// branch reads only its own newest documents through the index on the parent field
+  /// (`$unionWith`, MongoDB 4.4+); on an older server, from one find per parent.
   std::size_t limit_per_parent = 0;
   std::size_t parents_per_query = 100;
   JoinOptions join;
@@ -338,16 +402,10 @@ struct ChildrenOptions {
   }
 };
 
-namespace detail {
-/// The aggregate pipeline for the newest `limit` children of each of `parents`.
-Document children_pipeline(std::string_view collection, std::string_view field,
-                           const std::vector<ReferenceId>& parents, const Document& sort, std::size_t limit);
-}  // namespace detail
-
 /// The children of each parent: the documents of Child whose ParentRef `member` points at
 /// it, in the order of `options.sort`. The result has one entry per parent, aligned with
-/// `parents` (duplicates included). Costs one query per batch of parents, never one per
-/// parent.
+/// `parents` (duplicates included). Costs one query per batch of parents, except with a
+/// limit on a server older than MongoDB 4.4 (no `$unionWith`): one find per parent.
 template <class Parent, class Child, class M>
 std::vector<std::vector<Child>> children_of(const Database& db, const std::vector<Parent>& parents, M Child::*member,
                                             const ChildrenOptions<Child>& options = {}) {
@@ -369,16 +427,9 @@ std::vector<std::vector<Child>> children_of(const Database& db, const std::vecto
   if (options.limit_per_parent == 0) {
     for (Child& child : detail::fetch_where_in(collection, field, gathered.ids, options.join, options.sort.bson()))
       place(std::move(child));
-  } else {
-    const std::size_t step = std::max<std::size_t>(1, options.parents_per_query);
-    for (std::size_t begin = 0; begin < gathered.ids.size(); begin += step) {
-      const std::size_t end = std::min(gathered.ids.size(), begin + step);
-      const std::vector<detail::ReferenceId> batch(gathered.ids.begin() + static_cast<std::ptrdiff_t>(begin),
-                                                   gathered.ids.begin() + static_cast<std::ptrdiff_t>(end));
-      auto cursor = collection.template aggregate_raw<Child>(
-          detail::children_pipeline(collection.name(), field, batch, options.sort.bson(), options.limit_per_parent));
-      for (Child& child : cursor) place(std::move(child));
-    }
+  } else {  // $unionWith on MongoDB 4.4+, one find per parent before (newest_children.hpp)
+    detail::fetch_newest_children(db, collection, field, gathered.ids, options.sort.bson(), options.limit_per_parent,
+                                  options.parents_per_query, place);
   }
   if (gathered.ids.size() == parents.size()) return grouped;  // each parent once: already aligned
   std::vector<std::vector<Child>> result;
