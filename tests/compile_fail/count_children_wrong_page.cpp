@@ -1,5 +1,5 @@
 // expect: odm::count_children: the page must hold the referenced parents, or their ids
-// The page is the parents (or their ids), not documents of another model.
+// The page is the parents (or their ids), not values of another type. The twin passes ids.
 #include <odm/odm.hpp>
 
 #include <string>
@@ -16,8 +16,14 @@ struct LogMessage {
 };
 }  // namespace cf
 
-int count(const odm::Database& db, const std::vector<std::string>& names) {
-  return static_cast<int>(odm::count_children(db, names, &cf::LogMessage::host).size());
+#ifdef ODM_COMPILE_FAIL
+using Page = std::vector<std::string>;
+#else
+using Page = std::vector<odm::ObjectId>;
+#endif
+
+int count(const odm::Database& db, const Page& page) {
+  return static_cast<int>(odm::count_children(db, page, &cf::LogMessage::host).size());
 }
 
 int main() { return 0; }
