@@ -1,5 +1,8 @@
 # Compiles SOURCE, expects the compiler to refuse it with the message named on the
-# file's first line ("// expect: <text>").
+# file's first line ("// expect: <text>"). A case that puts its refused code under
+# `#ifdef ODM_COMPILE_FAIL` is compiled twice: with the macro it must fail as above, and
+# without it (its must-compile twin, the same code done right) it must compile, so that
+# the refusal is known to come from what the case changes.
 # (file(READ), not file(STRINGS): a message may contain ';', a list separator to CMake.)
 file(READ ${SOURCE} content)
 if(NOT content MATCHES "^// expect: ([^\n]+)")
@@ -10,6 +13,14 @@ set(flags -std=c++20 -fsyntax-only)
 foreach(dir IN LISTS INCLUDES)
   list(APPEND flags -I${dir})
 endforeach()
+string(FIND "${content}" "#ifdef ODM_COMPILE_FAIL" twin)
+if(NOT twin EQUAL -1)
+  execute_process(COMMAND ${CXX} ${flags} ${SOURCE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${SOURCE}: its must-compile twin (without ODM_COMPILE_FAIL) does not compile:\n${err}")
+  endif()
+  list(APPEND flags -DODM_COMPILE_FAIL)
+endif()
 execute_process(COMMAND ${CXX} ${flags} ${SOURCE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(rc EQUAL 0)
   message(FATAL_ERROR "${SOURCE} compiled, but it must not")

@@ -62,6 +62,7 @@ enum class Capability {
   insert_counts,            // an insert's reply counts in `n` only the documents it stored
   array_filter_checks,      // an update's $[<identifier>] without its array filter is BadValue (2)
   large_in_queries,         // a find with a $in of 50,000 values answers within the socket timeout
+  hint_checks,              // a hint naming no index is refused (BadValue, 2)
 };
 
 struct EngineGap {
@@ -156,6 +157,18 @@ class CommandLog {
     std::lock_guard lock(mutex_);
     auto it = succeeded_.find(name);
     return it == succeeded_.end() ? 0 : it->second;
+  }
+  int failed(const std::string& name) const {
+    std::lock_guard lock(mutex_);
+    auto it = failed_.find(name);
+    return it == failed_.end() ? 0 : it->second;
+  }
+  /// The names of the commands that failed (each once).
+  std::vector<std::string> failed_names() const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::string> names;
+    for (const auto& [name, count] : failed_) names.push_back(name);
+    return names;
   }
   /// The last started command of that name, as sent.
   std::optional<odm::Document> last(const std::string& name) const {
