@@ -202,7 +202,15 @@ bool collection_exists(const Database& db, const std::string& collection) {
   detail::check_append(bson_append_bool(out, "nameOnly", 8, true));
   const Document reply = db.run_command(command);
   const Document batch = sub_document(sub_document(reply.get(), "cursor").get(), "firstBatch");
-  return !batch.empty();
+  // Compared by name, not by the batch being empty: mongo-java-server ignores the filter.
+  bson_iter_t it;
+  bson_iter_t name;
+  if (bson_iter_init(&it, batch.get()))
+    while (bson_iter_next(&it))
+      if (BSON_ITER_HOLDS_DOCUMENT(&it) && bson_iter_recurse(&it, &name) && bson_iter_find(&name, "name") &&
+          BSON_ITER_HOLDS_UTF8(&name) && collection == bson_iter_utf8(&name, nullptr))
+        return true;
+  return false;
 }
 
 /// The indexes of a collection (none when it does not exist yet).

@@ -355,8 +355,12 @@ TEST_F(Options, EveryOptionOfEveryOperationReachesItsCommand) {
        [&](auto& c) { c.bulk_write().replace_one(one, C{1, 5, "a", {}}, odm::ReplaceOptions<C>{}.collation(simple)).execute(); },
        "update", "updates.0.collation.locale", R"("simple")"},
   };
+  // A standalone server gets no $readPreference (server selection specification: the read
+  // preference only travels to a replica set member or mongos).
+  const bool sends_read_preference = !missing_capability(odm_test::Capability::replica_set);
   for (const Reach& row : table) {
     SCOPED_TRACE(row.option);
+    if (!sends_read_preference && row.field.starts_with("$readPreference")) continue;
     auto coll = counters();
     coll.drop();
     coll.insert_many(std::vector<Counter>{{1, 1, "a", {"x"}}, {2, 2, "b", {"x"}}, {3, 3, "c", {"x"}}});
@@ -404,36 +408,39 @@ TEST_F(Options, EachLevelOverridesTheOneAbove) {
                                         .read_concern(odm::ReadConcern::local())
                                         .write_concern(odm::WriteConcern::nodes(1))
                                         .read_preference(odm::ReadPreference(odm::ReadMode::primary_preferred)));
-  auto read_level = [&](const odm::Collection<Counter>& coll, std::optional<odm::ReadConcern> op = std::nullopt) {
+  // The `field` of the `command` that `run` sends.
+  const auto sent = [&](const char* command, const char* field, const std::function<void()>& run) {
     recorder_.clear();
+    run();
+    const auto document = recorder_.last(command);
+    return document ? at(*document, field) : std::string("no ") + command;
+  };
+  auto read_level = [&](const odm::Collection<Counter>& coll, std::optional<odm::ReadConcern> op = std::nullopt) {
     odm::FindOptions<Counter> options;
     if (op) options.read_concern(*op);
-    coll.find({}, options).to_vector();
-    const auto command = recorder_.last("find");
-    return command ? at(*command, "readConcern.level") : std::string("no find");
+    return sent("find", "readConcern.level", [&] { coll.find({}, options).to_vector(); });
   };
   auto write_level = [&](odm::Collection<Counter> coll, std::optional<odm::WriteConcern> op = std::nullopt) {
-    recorder_.clear();
     odm::DeleteOptions<Counter> options;
     if (op) options.write_concern(*op);
-    coll.delete_many(odm::field(&Counter::id) == -1, options);
-    const auto command = recorder_.last("delete");
-    return command ? at(*command, "writeConcern.w") : std::string("no delete");
+    return sent("delete", "writeConcern.w", [&] { coll.delete_many(odm::field(&Counter::id) == -1, options); });
   };
+  // A standalone server gets no $readPreference (see above).
+  const bool standalone = missing_capability(odm_test::Capability::replica_set).has_value();
+  const std::string none = "(a standalone gets no $readPreference)";
   auto mode_level = [&](const odm::Collection<Counter>& coll, std::optional<odm::ReadMode> op = std::nullopt) {
-    recorder_.clear();
     odm::FindOptions<Counter> options;
     if (op) options.read_preference(odm::ReadPreference(*op));
-    coll.find({}, options).to_vector();
-    const auto command = recorder_.last("find");
-    return command ? at(*command, "$readPreference.mode") : std::string("no find");
+    const std::string mode = sent("find", "$readPreference.mode", [&] { coll.find({}, options).to_vector(); });
+    return standalone ? none : mode;
   };
+  const auto mode = [&](const char* expected) { return standalone ? none : std::string(expected); };
 
   odm::Database db = client.database(db_name_);
   auto from_client = db.collection<Counter>();
   EXPECT_EQ(read_level(from_client), R"("local")");
   EXPECT_EQ(write_level(from_client), R"({ "$numberInt" : "1" })");
-  EXPECT_EQ(mode_level(from_client), R"("primaryPreferred")");
+  EXPECT_EQ(mode_level(from_client), mode(R"("primaryPreferred")"));
 
   db.read_concern(odm::ReadConcern::available())
       .write_concern(odm::WriteConcern::majority())
@@ -441,7 +448,7 @@ TEST_F(Options, EachLevelOverridesTheOneAbove) {
   auto from_db = db.collection<Counter>();
   EXPECT_EQ(read_level(from_db), R"("available")");
   EXPECT_EQ(write_level(from_db), R"("majority")");
-  EXPECT_EQ(mode_level(from_db), R"("secondaryPreferred")");
+  EXPECT_EQ(mode_level(from_db), mode(R"("secondaryPreferred")"));
   EXPECT_EQ(read_level(from_client), R"("local")") << "a collection made before keeps its settings";
 
   auto own = db.collection<Counter>();
@@ -449,12 +456,12 @@ TEST_F(Options, EachLevelOverridesTheOneAbove) {
       odm::ReadPreference(odm::ReadMode::nearest));
   EXPECT_EQ(read_level(own), R"("majority")");
   EXPECT_EQ(write_level(own), R"({ "$numberInt" : "1" })");
-  EXPECT_EQ(mode_level(own), R"("nearest")");
+  EXPECT_EQ(mode_level(own), mode(R"("nearest")"));
   EXPECT_EQ(read_level(from_db), R"("available")") << "another handle keeps its database's";
 
   EXPECT_EQ(read_level(own, odm::ReadConcern::local()), R"("local")");
   EXPECT_EQ(write_level(own, odm::WriteConcern::tagged("dc")), R"("dc")");
-  EXPECT_EQ(mode_level(own, odm::ReadMode::secondary_preferred), R"("secondaryPreferred")");
+  EXPECT_EQ(mode_level(own, odm::ReadMode::secondary_preferred), mode(R"("secondaryPreferred")"));
   EXPECT_EQ(read_level(own), R"("majority")") << "an operation's settings are its own";
 
   // A collection sets one setting and keeps its database's others.
@@ -477,6 +484,7 @@ TEST_F(Options, TheClientsSettingsReplaceTheUris) {
 }
 
 TEST_F(Options, TagSetsAndStalenessReachTheServerSelection) {
+  ODM_REQUIRE(replica_set);  // a standalone gets no $readPreference
   auto coll = counters();
   recorder_.clear();
   coll.find({}, odm::FindOptions<Counter>{}.read_preference(

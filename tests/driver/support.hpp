@@ -98,6 +98,9 @@ inline constexpr EngineGap engine_gaps[] = {
      "its $in costs grow with the square of the values: a find with a $in of 50,000 values took 18 s over _id "
      "and 37 s over an indexed field (measured on a quiet machine), near or past odm's 30 s socket timeout, and "
      "it goes on working for an abandoned find, starving the tests that run beside it"},
+    {Engine::mongo_java_server, Capability::hint_checks,
+     "it ignores a hint: one naming no index is not refused; MongoDB refuses it with BadValue (2), \"hint provided "
+     "does not correspond to an existing index\""},
     {Engine::mongo_java_server, Capability::first_batch_of_101,
      "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
      "(https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches)"},
