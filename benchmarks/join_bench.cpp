@@ -281,7 +281,7 @@ Fixture& fixture() {
   static Fixture* instance = [] {
     auto* f = new Fixture();
     if (!data_present(f->db)) insert_data(f->db);
-    const auto by_id = [] { return odm::FindOptions{}.sort(odm::Sort<Book>::raw(odm::Document::from_json(R"({"_id": 1})"))); };
+    const auto by_id = [] { return odm::FindOptions<Book>{}.sort(odm::Sort<Book>::raw(odm::Document::from_json(R"({"_id": 1})"))); };
     f->books = f->db.collection<Book>().find({}, by_id()).to_vector();
     for (odm::Document& doc : f->db.collection<Book>().find<odm::Document>({}, by_id())) f->book_docs.push_back(std::move(doc));
     f->products = f->db.collection<Product>().find().to_vector();

@@ -63,7 +63,8 @@ int main() {
   return example::run([] {
     const odm::Client client = example::connect();
     const odm::Database db = example::examples_db(client);
-    auto books = db.collection<Book>();
+    // A checkout counts once a majority of the replica set has it (at most 2 s of waiting).
+    auto books = db.collection<Book>().write_concern(odm::WriteConcern::majority().timeout(std::chrono::seconds(2)));
 
     example::step("store the seed's book: 3 copies available, one earlier checkout");
     const Book guide{123456789,
@@ -98,7 +99,12 @@ int main() {
     check(outcomes[3] == std::pair<std::int64_t, std::int64_t>{0, 0}, "with no copy left: matched 0, modified 0");
 
     example::step("read the book back");
-    const Book after = books.get_by_id(123456789);
+    const std::vector<Book> listed =
+        books.find(odm::field(&Book::id) == 123456789,
+                   odm::FindOptions<Book>{}.max_time(std::chrono::seconds(5)).comment("checkout report"))
+            .to_vector();
+    check(listed.size() == 1, "the report finds the book within its time limit");
+    const Book after = listed.front();
     example::show("read", after);
     check(after.available == 0, "no copy is available");
     check(after.checkout.size() == 4, "joe's checkout and three new ones");

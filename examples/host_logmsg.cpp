@@ -97,7 +97,7 @@ int main() {
     check(goofy.has_value() && goofy->name == "goofy.example.com", "goofy is found by its ipaddr");
     const auto last_5k = messages
                              .find(odm::field(&LogMessage::host) == goofy->id,
-                                   odm::FindOptions{}
+                                   odm::FindOptions<LogMessage>{}
                                        .sort(odm::sort(odm::desc(&LogMessage::time)))
                                        .limit(static_cast<std::int64_t>(kNewest)))
                              .to_vector();

@@ -129,7 +129,7 @@ int main() {
     for (const Row& row : kClothes)
       cents.push_back(ClothesInCents{row.id, row.description, row.size, odm::ScaledAmount<100>(Decimal(row.decimal))});
     in_cents.insert_many(cents);
-    const auto cents_back = in_cents.find({}, odm::FindOptions{}.sort(odm::sort(odm::asc(&ClothesInCents::id)))).to_vector();
+    const auto cents_back = in_cents.find({}, odm::FindOptions<ClothesInCents>{}.sort(odm::sort(odm::asc(&ClothesInCents::id)))).to_vector();
     example::show_all("read", cents_back);
     check(cents_back == cents, "the clothes read back as stored");
     check(cents_back[0].price.units() == 1999 && cents_back[0].price.to_decimal().to_string() == "19.99",
@@ -190,7 +190,7 @@ int main() {
     check(rewritten == 5, "all five documents were rewritten");
 
     example::step("read the migrated collection with a Decimal-only model");
-    const auto migrated = db.collection<Clothes>().find({}, odm::FindOptions{}.sort(odm::sort(odm::asc(&Clothes::id)))).to_vector();
+    const auto migrated = db.collection<Clothes>().find({}, odm::FindOptions<Clothes>{}.sort(odm::sort(odm::asc(&Clothes::id)))).to_vector();
     example::show_all("migrated", migrated);
     check(migrated.size() == 5, "five clothes");
     for (std::size_t i = 0; i < migrated.size(); ++i) {

@@ -90,7 +90,7 @@ int main() {
         std::cout << "book " << book.id << " is already stored as written (other fields kept)\n";
         continue;
       }
-      books.replace_one(odm::field(&Book::id) == book.id, book, odm::ReplaceOptions{}.upsert());
+      books.replace_one(odm::field(&Book::id) == book.id, book, odm::ReplaceOptions<Book>{}.upsert());
     }
     check(books.count(odm::field(&Book::id).in(mine)) == 2, "both books are stored");
     example::show_all("books", written);
@@ -99,7 +99,7 @@ int main() {
     example::step("read the books and resolve their publishers: one $in query for all of them");
     std::vector<Book> read = books
                                  .find(odm::field(&Book::id).in(mine),
-                                       odm::FindOptions{}.sort(odm::sort(odm::asc(&Book::published_date))))
+                                       odm::FindOptions<Book>{}.sort(odm::sort(odm::asc(&Book::published_date))))
                                  .to_vector();
     odm::resolve(db, read, odm::with(&Book::publisher_id));
     check(read.size() == 2, "both books read back");

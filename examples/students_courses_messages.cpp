@@ -126,7 +126,7 @@ int main() {
     example::sync_indexes<Course, Student, Message>(db);
 
     example::step("students with their e-mails (embedded) and their courses (one $in query for all)");
-    std::vector<Student> read = students.find({}, odm::FindOptions{}.sort(odm::sort(odm::desc(&Student::last_name)))).to_vector();
+    std::vector<Student> read = students.find({}, odm::FindOptions<Student>{}.sort(odm::sort(odm::desc(&Student::last_name)))).to_vector();
     odm::resolve(db, read, odm::with(&Student::courses));
     check(read.size() == 2 && read[0].first_name == "Sammy" && read[1].first_name == "Mary", "both students read back");
     for (const Student& s : read) {

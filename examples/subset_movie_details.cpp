@@ -128,7 +128,7 @@ int main() {
     example::step("a movie list reads only the hot fields it shows");
     const auto list = movies
                           .find<MovieListEntry>(odm::field(&Movie::genres) == "Short",
-                                                odm::FindOptions{}.sort(odm::sort(odm::asc(&Movie::year))))
+                                                odm::FindOptions<Movie>{}.sort(odm::sort(odm::asc(&Movie::year))))
                           .to_vector();
     example::show_all("list", list);
     check(list.size() == 1 && list[0].title == "The Arrival of a Train" && list[0].year == 1896,

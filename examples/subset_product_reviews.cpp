@@ -115,7 +115,7 @@ int main() {
     check(reviews.count(odm::field(&Review::product_id) == 1) == 12, "the review collection holds all 12");
     const auto older = reviews
                            .find(odm::field(&Review::product_id) == 1,
-                                 odm::FindOptions{}
+                                 odm::FindOptions<Review>{}
                                      .sort(odm::sort(odm::desc(&Review::published_date)))
                                      .skip(10))
                            .to_vector();

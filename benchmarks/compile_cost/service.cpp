@@ -207,7 +207,7 @@ class Catalog {
   std::vector<Publisher> publishers_in(const std::string& city) const {
     return publishers_
         .find(odm::field(&Publisher::address) / &Address::city == city,
-              odm::FindOptions{}.sort(odm::sort(odm::asc(&Publisher::name))))
+              odm::FindOptions<Publisher>{}.sort(odm::sort(odm::asc(&Publisher::name))))
         .to_vector();
   }
 
@@ -257,7 +257,7 @@ class Catalog {
     std::vector<Book> found =
         books_
             .find(odm::field(&Book::topics) == topic,
-                  odm::FindOptions{}.sort(odm::sort(odm::desc(&Book::published))).skip(page.skip).limit(page.limit))
+                  odm::FindOptions<Book>{}.sort(odm::sort(odm::desc(&Book::published))).skip(page.skip).limit(page.limit))
             .to_vector();
     odm::resolve(db_, found, odm::with(&Book::publisher_id), odm::with(&Book::authors));
     return found;
@@ -274,7 +274,7 @@ class Catalog {
   std::vector<BookSummary> cheaper_than(const odm::Decimal& limit) const {
     return books_
         .find<BookSummary>(odm::field(&Book::list_price) < limit && odm::field(&Book::available) > 0,
-                           odm::FindOptions{}.sort(odm::sort(odm::asc(&Book::title))))
+                           odm::FindOptions<Book>{}.sort(odm::sort(odm::asc(&Book::title))))
         .to_vector();
   }
 
@@ -283,7 +283,7 @@ class Catalog {
     odm::Filter<Book> filter = odm::field(&Book::topics).all(topics);
     if (format) filter = filter && odm::field(&Book::format) == *format;
     if (since) filter = filter && odm::field(&Book::published) >= *since;
-    return books_.find<BookSummary>(filter, odm::FindOptions{}.limit(50)).to_vector();
+    return books_.find<BookSummary>(filter, odm::FindOptions<Book>{}.limit(50)).to_vector();
   }
 
   /// {_id: id, available: {$gt: 0}} -> {$inc: {available: -1}}: one atomic update.
@@ -300,7 +300,7 @@ class Catalog {
   std::optional<Book> reprice(std::int64_t id, const odm::Money& price) {
     return books_.find_one_and_update(odm::field(&Book::id) == id,
                                       odm::field(&Book::price).set(price) + odm::field(&Book::list_price).set(price.amount()),
-                                      odm::FindOneAndUpdateOptions{}.return_document(odm::ReturnDocument::after));
+                                      odm::FindOneAndUpdateOptions<Book>{}.return_document(odm::ReturnDocument::after));
   }
 
   void tag(std::int64_t id, const std::vector<std::string>& topics) {
@@ -393,7 +393,7 @@ class Catalog {
   std::vector<ProductHeader> products_tagged(const std::string& tag, const odm::Decimal& max_tax) const {
     return products_
         .find<ProductHeader>(odm::field(&Product::tags) == tag && odm::field(&Product::tax_rate) <= max_tax,
-                             odm::FindOptions{}.sort(odm::sort(odm::asc(&Product::name))).limit(100))
+                             odm::FindOptions<Product>{}.sort(odm::sort(odm::asc(&Product::name))).limit(100))
         .to_vector();
   }
 
@@ -411,7 +411,7 @@ class Catalog {
   std::vector<Review> older_reviews(std::int32_t product, Page page) const {
     return reviews_
         .find(odm::field(&Review::product_id) == product,
-              odm::FindOptions{}
+              odm::FindOptions<Review>{}
                   .sort(odm::sort(odm::desc(&Review::published_date), odm::asc(&Review::review_id)))
                   .skip(10 + page.skip)
                   .limit(page.limit))

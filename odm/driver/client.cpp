@@ -14,6 +14,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <variant>
 
 namespace odm::detail {
 namespace {
@@ -181,6 +182,12 @@ ClientState::ClientState(std::string_view uri, const ClientOptions& options) : m
   mongoc_uri_set_option_as_int32(uri_.get(), MONGOC_URI_MAXPOOLSIZE, static_cast<std::int32_t>(pool_size));
   // A pool always keeps trying until the timeout; say so explicitly.
   mongoc_uri_set_option_as_bool(uri_.get(), MONGOC_URI_SERVERSELECTIONTRYONCE, false);
+  // The client's settings replace the URI's: the pooled clients and the collections they
+  // make start from them.
+  if (options.read_preference()) mongoc_uri_set_read_prefs_t(uri_.get(), make_read_prefs(*options.read_preference()).get());
+  if (options.read_concern()) mongoc_uri_set_read_concern(uri_.get(), make_read_concern(*options.read_concern()).get());
+  if (options.write_concern())
+    mongoc_uri_set_write_concern(uri_.get(), make_write_concern(*options.write_concern()).get());
 
   pool_.reset(mongoc_client_pool_new_with_error(uri_.get(), &error));
   if (!pool_) throw ConfigurationError("cannot create a client pool for \"" + printable_uri(uri) + "\": " + error.message);
@@ -263,6 +270,58 @@ void OperationClient::append_session(bson_t* opts) const {
   if (session_ == nullptr) return;
   bson_error_t error;
   if (!mongoc_client_session_append(session_->get(), opts, &error)) throw_error(error, nullptr, "use session");
+}
+
+// ---- read preference and concerns ------------------------------------------------
+
+ReadPrefsHandle make_read_prefs(const ReadPreference& preference) {
+  static constexpr mongoc_read_mode_t modes[] = {MONGOC_READ_PRIMARY, MONGOC_READ_PRIMARY_PREFERRED,
+                                                  MONGOC_READ_SECONDARY, MONGOC_READ_SECONDARY_PREFERRED,
+                                                  MONGOC_READ_NEAREST};
+  ReadPrefsHandle prefs(mongoc_read_prefs_new(modes[static_cast<int>(preference.mode())]));
+  for (const TagSet& set : preference.tag_sets()) {
+    Document tags;
+    for (const auto& [name, value] : set)
+      check_append(bson_append_utf8(tags.get_mutable(), name.c_str(), key_length(name), value.data(),
+                                    static_cast<int>(value.size())));
+    mongoc_read_prefs_add_tag(prefs.get(), tags.get());
+  }
+  if (preference.max_staleness()) mongoc_read_prefs_set_max_staleness_seconds(prefs.get(), preference.max_staleness()->count());
+  return prefs;
+}
+
+ReadConcernHandle make_read_concern(const ReadConcern& concern) {
+  static constexpr const char* levels[] = {MONGOC_READ_CONCERN_LEVEL_LOCAL, MONGOC_READ_CONCERN_LEVEL_MAJORITY,
+                                           MONGOC_READ_CONCERN_LEVEL_LINEARIZABLE, MONGOC_READ_CONCERN_LEVEL_SNAPSHOT,
+                                           MONGOC_READ_CONCERN_LEVEL_AVAILABLE};
+  ReadConcernHandle handle(mongoc_read_concern_new());
+  mongoc_read_concern_set_level(handle.get(), levels[static_cast<int>(concern.level())]);
+  return handle;
+}
+
+WriteConcernHandle make_write_concern(const WriteConcern& concern) {
+  WriteConcernHandle handle(mongoc_write_concern_new());
+  mongoc_write_concern_t* wc = handle.get();
+  const WriteConcern::W& w = concern.w();
+  if (const auto* n = std::get_if<std::int32_t>(&w)) {
+    mongoc_write_concern_set_w(wc, *n);
+  } else if (std::holds_alternative<WriteConcern::Majority>(w)) {
+    mongoc_write_concern_set_wmajority(wc, 0);
+  } else if (const auto* tag = std::get_if<std::string>(&w)) {
+    mongoc_write_concern_set_wtag(wc, tag->c_str());
+  }
+  if (concern.journal()) mongoc_write_concern_set_journal(wc, *concern.journal());
+  if (concern.timeout()) mongoc_write_concern_set_wtimeout_int64(wc, concern.timeout()->count());
+  return handle;
+}
+
+void apply_concerns(mongoc_collection_t* collection, const Concerns& concerns) {
+  if (concerns.read_preference)
+    mongoc_collection_set_read_prefs(collection, make_read_prefs(*concerns.read_preference).get());
+  if (concerns.read_concern)
+    mongoc_collection_set_read_concern(collection, make_read_concern(*concerns.read_concern).get());
+  if (concerns.write_concern)
+    mongoc_collection_set_write_concern(collection, make_write_concern(*concerns.write_concern).get());
 }
 
 // ---- sessions --------------------------------------------------------------------

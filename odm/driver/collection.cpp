@@ -23,14 +23,35 @@ Document id_field(const bson_t* document) {
 namespace {
 
 void append_int64(bson_t* document, const char* key, std::int64_t value) {
-  bson_append_int64(document, key, -1, value);
+  check_append(bson_append_int64(document, key, -1, value));
 }
 
 void append_document(bson_t* document, const char* key, const Document& value) {
-  bson_append_document(document, key, -1, value.get());
+  check_append(bson_append_document(document, key, -1, value.get()));
 }
 
-void append_bool(bson_t* document, const char* key, bool value) { bson_append_bool(document, key, -1, value); }
+void append_bool(bson_t* document, const char* key, bool value) { check_append(bson_append_bool(document, key, -1, value)); }
+
+void append_documents(bson_t* parent, const char* key, const std::vector<Document>& documents) {
+  bson_t array;
+  check_append(bson_append_array_begin(parent, key, -1, &array));
+  for (std::size_t i = 0; i < documents.size(); ++i) {
+    const ArrayKey index(static_cast<std::uint32_t>(i));
+    check_append(bson_append_document(&array, index.view().data(), key_length(index.view()), documents[i].get()));
+  }
+  check_append(bson_append_array_end(parent, &array));
+}
+
+void append_collation(bson_t* opts, const Collation& collation) {
+  bson_t child;
+  check_append(bson_append_document_begin(opts, "collation", 9, &child));
+  check_append(bson_append_utf8(&child, "locale", 6, collation.locale().data(),
+                                static_cast<int>(collation.locale().size())));
+  if (collation.strength()) check_append(bson_append_int32(&child, "strength", 8, *collation.strength()));
+  if (collation.case_level()) append_bool(&child, "caseLevel", *collation.case_level());
+  if (collation.numeric_ordering()) append_bool(&child, "numericOrdering", *collation.numeric_ordering());
+  check_append(bson_append_document_end(opts, &child));
+}
 
 
 /// Gives `document` a new ObjectId `_id` in front when it has none (a copy; none is made
@@ -56,11 +77,36 @@ std::optional<Document> upserted_id(const bson_t* reply) {
 
 const std::string& namespace_of(const CollectionCore& core) { return core.names()->full; }
 
-/// The collection an operation works on, with the client it borrowed.
+/// What kind of command an operation sends, for the settings that apply to it.
+enum class Sends { read, write, read_write };
+
+/// The collection an operation works on, with the client it borrowed and the settings of
+/// every level applied; `opts` receives the command's shared options. This is the one
+/// place where the read preference, read and write concerns, comment, maxTimeMS, hint,
+/// collation and session of every operation reach libmongoc.
 struct Target {
-  Target(const CollectionCore& core, SessionState* session)
+  Target(const CollectionCore& core, SessionState* session, const CommonSpec& spec, bson_t* opts, Sends sends)
       : client(core.client(), session),
-        collection(mongoc_client_get_collection(client.get(), core.database_name().c_str(), core.name().c_str())) {}
+        collection(mongoc_client_get_collection(client.get(), core.database_name().c_str(), core.name().c_str())) {
+    if (session != nullptr && in_transaction(*session) &&
+        (spec.concerns.read_concern || spec.concerns.write_concern))
+      throw ConfigurationError("odm: an operation in a transaction cannot set its own read or write concern (the "
+                               "transaction's apply); on " + core.names()->full);
+    const Concerns concerns = spec.concerns.over(core.concerns());
+    apply_concerns(collection.get(), concerns);
+    if (sends != Sends::write && concerns.read_concern &&
+        concerns.read_concern->level() == ReadConcernLevel::linearizable &&
+        mongoc_read_prefs_get_mode(mongoc_collection_get_read_prefs(collection.get())) != MONGOC_READ_PRIMARY)
+      throw ConfigurationError("odm: read concern linearizable reads only from the primary, but the read "
+                               "preference is not primary; on " + core.names()->full);
+    if (opts == nullptr) return;
+    if (spec.comment) check_append(bson_append_utf8(opts, "comment", 7, spec.comment->data(),
+                                                    static_cast<int>(spec.comment->size())));
+    if (spec.max_time) append_int64(opts, "maxTimeMS", spec.max_time->count());
+    if (!spec.hint.empty()) check_append(bson_concat(opts, spec.hint.get()));
+    if (spec.collation) append_collation(opts, *spec.collation);
+    client.append_session(opts);
+  }
 
   OperationClient client;
   CollectionHandle collection;
@@ -130,18 +176,39 @@ CursorCore make_cursor(const char* operation, const std::shared_ptr<const Collec
 
 // ---- collection ------------------------------------------------------------------
 
-CollectionCore::CollectionCore(std::shared_ptr<ClientState> client, std::string database, std::string name)
+CollectionCore::CollectionCore(std::shared_ptr<ClientState> client, std::string database, std::string name,
+                               Concerns concerns)
     : client_(std::move(client)) {
   std::string full = database + "." + name;
-  names_ = std::make_shared<const CollectionNames>(CollectionNames{std::move(database), std::move(name), std::move(full)});
+  names_ = std::make_shared<const CollectionNames>(
+      CollectionNames{std::move(database), std::move(name), std::move(full), std::move(concerns)});
+}
+
+void CollectionCore::set_concerns(const Concerns& concerns) {
+  CollectionNames changed = *names_;
+  changed.concerns = concerns.over(names_->concerns);
+  names_ = std::make_shared<const CollectionNames>(std::move(changed));
+}
+
+Document statement_options(const UpdateSpec& spec, bool in_bulk) {
+  if (in_bulk && spec.has_command_settings())
+    throw ConfigurationError("odm: a write of a bulk write takes only upsert, array_filters, hint and collation; set "
+                             "the comment and write concern on the bulk write (BulkWriteOptions)");
+  Document opts;
+  bson_t* o = opts.get_mutable();
+  if (spec.upsert) append_bool(o, "upsert", true);
+  if (!spec.array_filters.empty()) append_documents(o, "arrayFilters", spec.array_filters);
+  if (!spec.hint.empty()) check_append(bson_concat(o, spec.hint.get()));
+  if (spec.collation) append_collation(o, *spec.collation);
+  return opts;
 }
 
 namespace {
 /// Sends `document`, which has an _id.
-void insert_complete(const CollectionCore& core, SessionState* session, const bson_t* document) {
-  Target target(core, session);
-  Document opts;  // free unless the session appends to it
-  if (session != nullptr) target.client.append_session(opts.get_mutable());
+void insert_complete(const CollectionCore& core, SessionState* session, const bson_t* document,
+                     const InsertSpec& spec) {
+  Document opts;  // free unless something is appended to it
+  Target target(core, session, spec, opts.get_mutable(), Sends::write);
   OutDocument reply;
   bson_error_t error;
   if (!mongoc_collection_insert_one(target.collection.get(), document, opts.get(), reply.get(), &error))
@@ -149,50 +216,45 @@ void insert_complete(const CollectionCore& core, SessionState* session, const bs
 }
 }  // namespace
 
-Document CollectionCore::insert_one(SessionState* session, Document document) const {
+Document CollectionCore::insert_one(SessionState* session, Document document, const InsertSpec& spec) const {
   ensure_id(document);
-  insert_complete(*this, session, document.get());
+  insert_complete(*this, session, document.get(), spec);
   return id_field(document.get());
 }
 
-void CollectionCore::insert_one_with_id(SessionState* session, const Document& document) const {
-  insert_complete(*this, session, document.get());
+void CollectionCore::insert_one_with_id(SessionState* session, const Document& document, const InsertSpec& spec) const {
+  insert_complete(*this, session, document.get(), spec);
 }
 
-CursorCore CollectionCore::find(SessionState* session, const Document& filter, const FindOptions& options) const {
-  Target target(*this, session);
+CursorCore CollectionCore::find(SessionState* session, const Document& filter, const FindSpec& spec) const {
   Document opts;
   bson_t* o = opts.get_mutable();
-  if (!options.sort().empty()) append_document(o, "sort", options.sort());
-  if (!options.projection().empty()) append_document(o, "projection", options.projection());
-  if (options.skip()) append_int64(o, "skip", *options.skip());
-  if (options.limit()) append_int64(o, "limit", *options.limit());
-  if (options.batch_size()) bson_append_int32(o, "batchSize", -1, *options.batch_size());
-  if (options.max_time()) append_int64(o, "maxTimeMS", options.max_time()->count());
-  target.client.append_session(o);
+  Target target(*this, session, spec, o, Sends::read);
+  if (!spec.sort.empty()) append_document(o, "sort", spec.sort);
+  if (!spec.projection.empty()) append_document(o, "projection", spec.projection);
+  if (spec.skip) append_int64(o, "skip", *spec.skip);
+  if (spec.limit) append_int64(o, "limit", *spec.limit);
+  if (spec.batch_size) check_append(bson_append_int32(o, "batchSize", -1, *spec.batch_size));
   mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(target.collection.get(), filter.get(), opts.get(), nullptr);
   return make_cursor("find on ", names_, client_, target, cursor);
 }
 
-CursorCore CollectionCore::aggregate(SessionState* session, const Document& pipeline,
-                                     const AggregateOptions& options) const {
-  Target target(*this, session);
+CursorCore CollectionCore::aggregate(SessionState* session, const Document& pipeline, const AggregateSpec& spec) const {
   Document opts;
   bson_t* o = opts.get_mutable();
-  if (options.batch_size()) bson_append_int32(o, "batchSize", -1, *options.batch_size());
-  if (options.allows_disk_use()) append_bool(o, "allowDiskUse", *options.allows_disk_use());
-  target.client.append_session(o);
+  Target target(*this, session, spec, o, Sends::read_write);
+  if (spec.batch_size) check_append(bson_append_int32(o, "batchSize", -1, *spec.batch_size));
+  if (spec.allow_disk_use) append_bool(o, "allowDiskUse", *spec.allow_disk_use);
   mongoc_cursor_t* cursor =
       mongoc_collection_aggregate(target.collection.get(), MONGOC_QUERY_NONE, pipeline.get(), opts.get(), nullptr);
   return make_cursor("aggregate on ", names_, client_, target, cursor);
 }
 
-std::int64_t CollectionCore::count(SessionState* session, const Document& filter, const CountOptions& options) const {
-  Target target(*this, session);
+std::int64_t CollectionCore::count(SessionState* session, const Document& filter, const CountSpec& spec) const {
   Document opts;
-  if (options.skip()) append_int64(opts.get_mutable(), "skip", *options.skip());
-  if (options.limit()) append_int64(opts.get_mutable(), "limit", *options.limit());
-  target.client.append_session(opts.get_mutable());
+  Target target(*this, session, spec, opts.get_mutable(), Sends::read);
+  if (spec.skip) append_int64(opts.get_mutable(), "skip", *spec.skip);
+  if (spec.limit) append_int64(opts.get_mutable(), "limit", *spec.limit);
   OutDocument reply;
   bson_error_t error;
   const std::int64_t count =
@@ -202,21 +264,13 @@ std::int64_t CollectionCore::count(SessionState* session, const Document& filter
 }
 
 WriteOutcome CollectionCore::update(SessionState* session, UpdateKind kind, const Document& filter,
-                                    const Document& update, const UpdateOptions& options) const {
-  Target target(*this, session);
+                                    const Document& update, const UpdateSpec& spec) const {
+  // upsert, arrayFilters, hint and collation belong to the statement (statement_options);
+  // hint and collation are added by the Target like every command's.
   Document opts;
-  if (options.upserts()) append_bool(opts.get_mutable(), "upsert", true);
-  if (!options.array_filters().empty()) {
-    bson_t filters;
-    detail::check_append(bson_append_array_begin(opts.get_mutable(), "arrayFilters", 12, &filters));
-    std::uint32_t index = 0;
-    for (const Document& filter : options.array_filters()) {
-      const detail::ArrayKey key(index++);
-      detail::check_append(bson_append_document(&filters, key.view().data(), detail::key_length(key.view()), filter.get()));
-    }
-    detail::check_append(bson_append_array_end(opts.get_mutable(), &filters));
-  }
-  target.client.append_session(opts.get_mutable());
+  if (spec.upsert) append_bool(opts.get_mutable(), "upsert", true);
+  if (!spec.array_filters.empty()) append_documents(opts.get_mutable(), "arrayFilters", spec.array_filters);
+  Target target(*this, session, spec, opts.get_mutable(), Sends::write);
   OutDocument reply;
   bson_error_t error;
   mongoc_collection_t* collection = target.collection.get();
@@ -241,10 +295,10 @@ WriteOutcome CollectionCore::update(SessionState* session, UpdateKind kind, cons
   return outcome;
 }
 
-WriteOutcome CollectionCore::remove(SessionState* session, bool many, const Document& filter) const {
-  Target target(*this, session);
+WriteOutcome CollectionCore::remove(SessionState* session, bool many, const Document& filter,
+                                    const DeleteSpec& spec) const {
   Document opts;
-  target.client.append_session(opts.get_mutable());
+  Target target(*this, session, spec, opts.get_mutable(), Sends::write);
   OutDocument reply;
   bson_error_t error;
   const bool ok = many ? mongoc_collection_delete_many(target.collection.get(), filter.get(), opts.get(), reply.get(), &error)
@@ -257,23 +311,23 @@ WriteOutcome CollectionCore::remove(SessionState* session, bool many, const Docu
 
 std::optional<Document> CollectionCore::find_one_and_modify(SessionState* session, const Document& filter,
                                                             const Document* update,
-                                                            const FindOneAndModifyOptions& options) const {
-  Target target(*this, session);
+                                                            const FindAndModifySpec& spec) const {
+  Document extra;
+  if (!spec.array_filters.empty()) append_documents(extra.get_mutable(), "arrayFilters", spec.array_filters);
+  Target target(*this, session, spec, extra.get_mutable(), Sends::write);
   FindAndModifyHandle opts(mongoc_find_and_modify_opts_new());
   int flags = MONGOC_FIND_AND_MODIFY_NONE;
   if (update == nullptr) {
     flags |= MONGOC_FIND_AND_MODIFY_REMOVE;
   } else {
     mongoc_find_and_modify_opts_set_update(opts.get(), update->get());
-    if (options.upserts()) flags |= MONGOC_FIND_AND_MODIFY_UPSERT;
-    if (options.return_document() == ReturnDocument::after) flags |= MONGOC_FIND_AND_MODIFY_RETURN_NEW;
+    if (spec.upsert) flags |= MONGOC_FIND_AND_MODIFY_UPSERT;
+    if (spec.image == ReturnDocument::after) flags |= MONGOC_FIND_AND_MODIFY_RETURN_NEW;
   }
   mongoc_find_and_modify_opts_set_flags(opts.get(), static_cast<mongoc_find_and_modify_flags_t>(flags));
-  if (!options.sort().empty()) mongoc_find_and_modify_opts_set_sort(opts.get(), options.sort().get());
-  if (!options.projection().empty()) mongoc_find_and_modify_opts_set_fields(opts.get(), options.projection().get());
-  Document extra;
-  target.client.append_session(extra.get_mutable());
-  if (!extra.empty()) mongoc_find_and_modify_opts_append(opts.get(), extra.get());
+  if (!spec.sort.empty()) mongoc_find_and_modify_opts_set_sort(opts.get(), spec.sort.get());
+  if (!spec.projection.empty()) mongoc_find_and_modify_opts_set_fields(opts.get(), spec.projection.get());
+  if (!extra.empty()) check_append(mongoc_find_and_modify_opts_append(opts.get(), extra.get()));
 
   OutDocument reply;
   bson_error_t error;
@@ -353,8 +407,6 @@ struct Segment {
 /// bulk operations. Throws odm::Error when libmongoc refuses a write (nothing is sent then).
 std::vector<Segment> make_segments(mongoc_collection_t* collection, const std::vector<BulkOperation>& operations,
                                    const BatchLimits& limits, const Document& opts, const std::string& what) {
-  Document upsert_opts;
-  append_bool(upsert_opts.get_mutable(), "upsert", true);
   std::vector<Segment> segments;
   std::size_t bytes = 0;
   bson_error_t error;
@@ -369,7 +421,7 @@ std::vector<Segment> make_segments(mongoc_collection_t* collection, const std::v
     }
     bytes += size;
     mongoc_bulk_operation_t* bulk = segments.back().bulk.get();
-    const bson_t* update_opts = op.upsert ? upsert_opts.get() : nullptr;
+    const bson_t* update_opts = op.options.empty() ? nullptr : op.options.get();
     bool ok = false;
     switch (op.kind) {
       case BulkOperation::Kind::insert_one:
@@ -437,16 +489,6 @@ std::string string_field(const bson_t* document, const char* key) {
   return std::string(text, length);
 }
 
-void append_documents(bson_t* parent, const char* key, const std::vector<Document>& documents) {
-  bson_t array;
-  bson_append_array_begin(parent, key, -1, &array);
-  for (std::size_t i = 0; i < documents.size(); ++i) {
-    const ArrayKey index(static_cast<std::uint32_t>(i));
-    bson_append_document(&array, index.view().data(), key_length(index.view()), documents[i].get());
-  }
-  bson_append_array_end(parent, &array);
-}
-
 /// The reply one bulk write over every segment would have had (positions in the whole
 /// bulk write), for the raw_reply() of the exception; with the error labels of the
 /// failure that decided the exception.
@@ -478,7 +520,7 @@ Document merged_reply(const BulkOutcome& outcome, const std::vector<Document>& c
 }  // namespace
 
 BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOperation> operations,
-                                       const WriteManyOptions& options, const char* operation) const {
+                                       const InsertSpec& spec, const char* operation) const {
   const std::size_t count = operations.size();
   BulkOutcome outcome;
   outcome.statuses.assign(count, WriteStatus::not_attempted);
@@ -494,10 +536,9 @@ BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOp
   std::optional<Target> target;
   std::vector<Segment> segments;
   try {
-    target.emplace(*this, session);
     Document opts;
-    append_bool(opts.get_mutable(), "ordered", options.ordered());
-    target->client.append_session(opts.get_mutable());
+    append_bool(opts.get_mutable(), "ordered", spec.ordered);
+    target.emplace(*this, session, spec, opts.get_mutable(), Sends::write);
     segments = make_segments(target->collection.get(), operations, batch_limits(target->client.get()), opts, what);
   } catch (const Error&) {
     outcome.error = std::current_exception();
@@ -555,7 +596,7 @@ BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOp
       mark(segment.begin, segment.end, WriteStatus::unconfirmed);  // sent; the reply was lost
     } else if (writes_reported) {
       // The server answered for every write: an ordered one stops at its first refusal.
-      const bool stopped = options.ordered() && first_refused;
+      const bool stopped = spec.ordered && first_refused;
       mark(segment.begin, stopped ? *first_refused : segment.end, WriteStatus::applied);
       const auto applied = std::count(outcome.statuses.begin() + static_cast<std::ptrdiff_t>(segment.begin),
                                       outcome.statuses.begin() + static_cast<std::ptrdiff_t>(segment.end),
@@ -575,7 +616,7 @@ BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOp
     }
     // A lost connection ends every bulk write; a refusal or a command error ends an ordered
     // one; a write concern error alone ends none (the writes were applied).
-    if (connection_lost || (options.ordered() && !(writes_reported && !first_refused))) break;
+    if (connection_lost || (spec.ordered && !(writes_reported && !first_refused))) break;
   }
   if (failed) {
     const Document reply = merged_reply(outcome, concern_errors, labels);
@@ -588,15 +629,20 @@ BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOp
   return outcome;
 }
 
+bool namespace_not_found(std::int32_t code, std::string_view message) noexcept {
+  if (code == 26) return true;  // NamespaceNotFound
+  // Servers before 3.2 (and some stand-ins) send only the message, which libmongoc then
+  // reports with its own code for a reply without one.
+  return message.starts_with("ns not found") || message.starts_with("ns does not exist");
+}
+
 void CollectionCore::drop(SessionState* session) const {
-  Target target(*this, session);
   Document opts;
-  target.client.append_session(opts.get_mutable());
+  Target target(*this, session, CommonSpec{}, opts.get_mutable(), Sends::write);
   bson_error_t error;
   if (!mongoc_collection_drop_with_opts(target.collection.get(), opts.get(), &error)) {
-    // Already gone: NamespaceNotFound (26), or a server that sends only its message, as
-    // servers before 3.2 did; MongoDB's own drivers accept either.
-    if (error.domain == MONGOC_ERROR_SERVER && (error.code == 26 || std::string_view(error.message) == "ns not found"))
+    // Already gone, in whichever form the server says it (7.0+ replies ok).
+    if (error.domain == MONGOC_ERROR_SERVER && namespace_not_found(static_cast<std::int32_t>(error.code), error.message))
       return;
     throw_error(error, nullptr, "drop " + namespace_of(*this));
   }

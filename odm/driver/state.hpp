@@ -41,6 +41,11 @@ using FindAndModifyHandle = std::unique_ptr<mongoc_find_and_modify_opts_t,
 using ServerDescriptionHandle =
     std::unique_ptr<mongoc_server_description_t,
                     Destroyer<mongoc_server_description_t, mongoc_server_description_destroy>>;
+using ReadPrefsHandle = std::unique_ptr<mongoc_read_prefs_t, Destroyer<mongoc_read_prefs_t, mongoc_read_prefs_destroy>>;
+using ReadConcernHandle =
+    std::unique_ptr<mongoc_read_concern_t, Destroyer<mongoc_read_concern_t, mongoc_read_concern_destroy>>;
+using WriteConcernHandle =
+    std::unique_ptr<mongoc_write_concern_t, Destroyer<mongoc_write_concern_t, mongoc_write_concern_destroy>>;
 using ClientSessionHandle =
     std::unique_ptr<mongoc_client_session_t, Destroyer<mongoc_client_session_t, mongoc_client_session_destroy>>;
 
@@ -160,6 +165,13 @@ class OperationClient {
   mongoc_client_t* client_ = nullptr;
   SessionState* session_ = nullptr;
 };
+
+/// libmongoc's form of odm's settings.
+ReadPrefsHandle make_read_prefs(const ReadPreference& preference);
+ReadConcernHandle make_read_concern(const ReadConcern& concern);
+WriteConcernHandle make_write_concern(const WriteConcern& concern);
+/// Sets what `concerns` holds on a collection handle (the rest stays as inherited).
+void apply_concerns(mongoc_collection_t* collection, const Concerns& concerns);
 
 /// Throws the odm exception for a libmongoc error: ConnectionError, DuplicateKeyError,
 /// WriteError, ServerError or DriverError. `reply` may be null.

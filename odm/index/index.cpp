@@ -189,8 +189,33 @@ std::string string_field(const bson_t* document, const char* key) {
   return {};
 }
 
+/// Whether the collection exists: listCollections, which (unlike listIndexes) does not
+/// fail on a collection that does not, so that a first sync sends no failing command.
+bool collection_exists(const Database& db, const std::string& collection) {
+  Document command;
+  bson_t* out = command.get_mutable();
+  detail::check_append(bson_append_int32(out, "listCollections", 15, 1));
+  bson_t filter;
+  detail::check_append(bson_append_document_begin(out, "filter", 6, &filter));
+  detail::check_append(bson_append_utf8(&filter, "name", 4, collection.data(), static_cast<int>(collection.size())));
+  detail::check_append(bson_append_document_end(out, &filter));
+  detail::check_append(bson_append_bool(out, "nameOnly", 8, true));
+  const Document reply = db.run_command(command);
+  const Document batch = sub_document(sub_document(reply.get(), "cursor").get(), "firstBatch");
+  // Compared by name, not by the batch being empty: mongo-java-server ignores the filter.
+  bson_iter_t it;
+  bson_iter_t name;
+  if (bson_iter_init(&it, batch.get()))
+    while (bson_iter_next(&it))
+      if (BSON_ITER_HOLDS_DOCUMENT(&it) && bson_iter_recurse(&it, &name) && bson_iter_find(&name, "name") &&
+          BSON_ITER_HOLDS_UTF8(&name) && collection == bson_iter_utf8(&name, nullptr))
+        return true;
+  return false;
+}
+
 /// The indexes of a collection (none when it does not exist yet).
 std::vector<Document> list_indexes(const Database& db, const std::string& collection) {
+  if (!collection_exists(db, collection)) return {};
   Document command;
   detail::check_append(
       bson_append_utf8(command.get_mutable(), "listIndexes", 11, collection.data(), static_cast<int>(collection.size())));
@@ -198,7 +223,8 @@ std::vector<Document> list_indexes(const Database& db, const std::string& collec
   try {
     reply = db.run_command(command);
   } catch (const ServerError& error) {
-    if (error.code() == 26) return {};  // NamespaceNotFound
+    // Dropped between the two commands.
+    if (detail::namespace_not_found(error.code(), error.message())) return {};
     throw;
   }
   const Document cursor = sub_document(reply.get(), "cursor");

@@ -47,7 +47,7 @@ class ArrayUpdates : public odm_test::DriverTest {
   }
   std::vector<std::vector<std::int32_t>> grades() {
     std::vector<std::vector<std::int32_t>> out;
-    for (const Student& s : students().find({}, odm::FindOptions{}.sort(json(R"({"_id": 1})"))).to_vector())
+    for (const Student& s : students().find({}, odm::FindOptions<Student>{}.sort(odm::Sort<Student>::raw(json(R"({"_id": 1})")))).to_vector())
       out.push_back(s.grades);
     return out;
   }
@@ -64,7 +64,7 @@ TEST_F(ArrayUpdates, FilteredPositionalUpdatesTheElementsItsFilterMatches) {
   insert_students();
   const auto result =
       students().update_many({}, odm::Update<Student>::raw(json(R"({"$set": {"grades.$[element]": 100}})")),
-                             odm::UpdateOptions{}.array_filters({json(R"({"element": {"$gte": 100}})")}));
+                             odm::UpdateOptions<Student>{}.array_filters({json(R"({"element": {"$gte": 100}})")}));
   EXPECT_EQ(result.matched, 3);
   EXPECT_EQ(result.modified, 2) << "the first student has no grade of 100 or more";
   EXPECT_EQ(grades(), (std::vector<std::vector<std::int32_t>>{{95, 92, 90}, {98, 100, 100}, {95, 100, 100}}));
@@ -75,7 +75,7 @@ TEST_F(ArrayUpdates, FiltersNestInsideAllPositional) {
   coll.insert_one(Quizzed{1, {{"quiz", {8, 10, 7}}, {"quiz", {8, 9, 9}}, {"hw", {9, 8, 9}}}});
   coll.update_one(odm::field(&Quizzed::id) == 1,
                   odm::Update<Quizzed>::raw(json(R"({"$inc": {"grades.$[t].questions.$[score]": 2}})")),
-                  odm::UpdateOptions{}.array_filters({json(R"({"t.type": "quiz"})"), json(R"({"score": {"$gte": 8}})")}));
+                  odm::UpdateOptions<Quizzed>{}.array_filters({json(R"({"t.type": "quiz"})"), json(R"({"score": {"$gte": 8}})")}));
   const Quizzed stored = coll.get_by_id(1);
   EXPECT_EQ(stored.grades[0].questions, (std::vector<std::int32_t>{10, 12, 7}));
   EXPECT_EQ(stored.grades[1].questions, (std::vector<std::int32_t>{10, 11, 11}));
@@ -87,7 +87,7 @@ TEST_F(ArrayUpdates, EachIdentifierNeedsExactlyOneFilterItUses) {
   insert_students();
   const auto set_grade = [&](const char* update, std::vector<odm::Document> filters = {}) {
     students().update_one(odm::field(&Student::id) == 1, odm::Update<Student>::raw(json(update)),
-                          odm::UpdateOptions{}.array_filters(std::move(filters)));
+                          odm::UpdateOptions<Student>{}.array_filters(std::move(filters)));
   };
   // An identifier without a filter: BadValue (2).
   const auto unfiltered = odm_test::error_of([&] { set_grade(R"({"$set": {"grades.$[x]": 0}})"); });

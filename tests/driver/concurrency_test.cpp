@@ -53,7 +53,7 @@ TEST_F(Concurrency, EightThreadsShareOneClient) {
         mine.find_one_and_update(odm::field(&Counter::id) == base, odm::field(&Counter::value).inc(2));
         phase.arrive_and_wait();  // reads, across batches
         int seen = 0;
-        for (const Counter& counter : mine.find(in_group, odm::FindOptions{}.batch_size(2))) {
+        for (const Counter& counter : mine.find(in_group, odm::FindOptions<Counter>{}.batch_size(2))) {
           if (counter.group != group) ++failures;
           ++seen;
         }

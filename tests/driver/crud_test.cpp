@@ -105,7 +105,7 @@ TEST_F(Crud, CursorFetchesBatchesLazilyWithGetMore) {
   coll.insert_many(counters(250));
   log_.clear();
 
-  auto cursor = coll.find(Filter<Counter>(), odm::FindOptions{}.sort(odm::sort(odm::asc(&Counter::id))).batch_size(10));
+  auto cursor = coll.find(Filter<Counter>(), odm::FindOptions<Counter>{}.sort(odm::sort(odm::asc(&Counter::id))).batch_size(10));
   EXPECT_EQ(log_.started("find"), 0) << "nothing is sent before iteration starts";
   auto it = cursor.begin();
   EXPECT_EQ(log_.started("find"), 1);
@@ -149,16 +149,16 @@ TEST_F(Crud, FindWithFilterSortSkipLimitAndCount) {
   const auto even = odm::field(&Counter::group) == "even";
   EXPECT_EQ(coll.count(even), 15);
   EXPECT_EQ(coll.count(), 30);
-  EXPECT_EQ(coll.count(even, odm::CountOptions{}.skip(5).limit(4)), 4);
+  EXPECT_EQ(coll.count(even, odm::CountOptions<Counter>{}.skip(5).limit(4)), 4);
 
-  const auto page = coll.find(even, odm::FindOptions{}.sort(odm::sort(odm::desc(&Counter::value))).skip(2).limit(3))
+  const auto page = coll.find(even, odm::FindOptions<Counter>{}.sort(odm::sort(odm::desc(&Counter::value))).skip(2).limit(3))
                         .to_vector();
   ASSERT_EQ(page.size(), 3u);
   EXPECT_EQ(page[0].id, 24);
   EXPECT_EQ(page[1].id, 22);
   EXPECT_EQ(page[2].id, 20);
 
-  const std::optional<Counter> first = coll.find_one(even, odm::FindOptions{}.sort(odm::sort(odm::asc(&Counter::value))));
+  const std::optional<Counter> first = coll.find_one(even, odm::FindOptions<Counter>{}.sort(odm::sort(odm::asc(&Counter::value))));
   ASSERT_TRUE(first);
   EXPECT_EQ(first->id, 0);
   EXPECT_FALSE(coll.find_one(odm::field(&Counter::group) == "none"));
@@ -176,7 +176,7 @@ TEST_F(Crud, ReplaceOne) {
   EXPECT_EQ(stored.group, "replaced");
 
   const auto upserted = coll.replace_one(odm::field(&Counter::id) == 7, Counter{7, 70, "new"},
-                                         odm::ReplaceOptions{}.upsert());
+                                         odm::ReplaceOptions<Counter>{}.upsert());
   EXPECT_EQ(upserted.matched, 0);
   ASSERT_TRUE(upserted.upserted_id);
   EXPECT_EQ(*upserted.upserted_id, 7);
@@ -209,7 +209,7 @@ TEST_F(Crud, UpdateOneManyAndUpsert) {
 
   const auto upsert = coll.update_one(odm::field(&Counter::id) == 100,
                                       odm::field(&Counter::value).set(5) + odm::field(&Counter::group).set("up"),
-                                      odm::UpdateOptions{}.upsert());
+                                      odm::UpdateOptions<Counter>{}.upsert());
   EXPECT_EQ(upsert.matched, 0);
   ASSERT_TRUE(upsert.upserted_id);
   EXPECT_EQ(*upsert.upserted_id, 100);
@@ -235,19 +235,19 @@ TEST_F(Crud, FindOneAndUpdateReturnsTheBeforeOrAfterImage) {
   ASSERT_TRUE(before);
   EXPECT_EQ(before->value, 10);
   const std::optional<Counter> after =
-      coll.find_one_and_update(filter, inc, odm::FindOneAndUpdateOptions{}.return_document(odm::ReturnDocument::after));
+      coll.find_one_and_update(filter, inc, odm::FindOneAndUpdateOptions<Counter>{}.return_document(odm::ReturnDocument::after));
   ASSERT_TRUE(after);
   EXPECT_EQ(after->value, 20);
 
   EXPECT_FALSE(coll.find_one_and_update(odm::field(&Counter::id) == 2, inc));
   const auto upserted = coll.find_one_and_update(
       odm::field(&Counter::id) == 2, odm::field(&Counter::value).set(1) + odm::field(&Counter::group).set("b"),
-      odm::FindOneAndUpdateOptions{}.upsert().return_document(odm::ReturnDocument::after));
+      odm::FindOneAndUpdateOptions<Counter>{}.upsert().return_document(odm::ReturnDocument::after));
   ASSERT_TRUE(upserted);
   EXPECT_EQ(upserted->id, 2);
 
   const auto replaced = coll.find_one_and_replace(filter, Counter{1, 77, "r"},
-                                                  odm::FindOneAndReplaceOptions{}.return_document(odm::ReturnDocument::after));
+                                                  odm::FindOneAndReplaceOptions<Counter>{}.return_document(odm::ReturnDocument::after));
   ASSERT_TRUE(replaced);
   EXPECT_EQ(replaced->value, 77);
 
@@ -269,7 +269,7 @@ TEST_F(Crud, BulkWriteSendsMixedWritesTogether) {
       .update_many(odm::field(&Counter::group) == "bulk", odm::field(&Counter::value).inc(1))
       .replace_one(odm::field(&Counter::id) == 1, Counter{1, 1, "replaced"})
       .update_one(odm::field(&Counter::id) == 50, odm::field(&Counter::value).set(50),
-                  odm::UpdateOptions{}.upsert())
+                  odm::UpdateOptions<Counter>{}.upsert())
       .delete_one(odm::field(&Counter::id) == 2)
       .delete_many((odm::field(&Counter::id) >= 3 && odm::field(&Counter::id) < 4));
   EXPECT_EQ(bulk.size(), 8u);

@@ -189,7 +189,7 @@ TEST_F(Errors, ADocumentThatDoesNotFitIsADecodeErrorAndTheCursorGoesOn) {
   db().run_command(json(R"({"insert": "mixed", "documents": [{"_id": 2, "value": "twenty", "group": "b"}]})"));
   raw.insert_one(Counter{3, 30, "c"});
 
-  auto cursor = raw.find(odm::Filter<Counter>(), odm::FindOptions{}.sort(json(R"({"_id": 1})")).batch_size(1));
+  auto cursor = raw.find(odm::Filter<Counter>(), odm::FindOptions<Counter>{}.sort(odm::Sort<Counter>::raw(json(R"({"_id": 1})"))).batch_size(1));
   std::vector<int> seen;
   int decode_errors = 0;
   auto it = cursor.begin();
@@ -212,7 +212,7 @@ TEST_F(Errors, ADocumentThatDoesNotFitIsADecodeErrorAndTheCursorGoesOn) {
   EXPECT_EQ(decode_errors, 1);
 
   // The same with next().
-  auto again = raw.find(odm::Filter<Counter>(), odm::FindOptions{}.sort(json(R"({"_id": 1})")));
+  auto again = raw.find(odm::Filter<Counter>(), odm::FindOptions<Counter>{}.sort(odm::Sort<Counter>::raw(json(R"({"_id": 1})"))));
   EXPECT_EQ(again.next()->id, 1);
   EXPECT_THROW(again.next(), odm::DecodeError);
   EXPECT_EQ(again.next()->id, 3);

@@ -39,7 +39,7 @@ TEST_F(HostileDriver, AnUpdateManyUpsertWhoseIdDoesNotFitSaysTheWriteWasApplied)
   auto coll = scored();
   try {
     coll.update_many(odm::Filter<Scored>::raw(json(R"({"_id": "text"})")), odm::field(&Scored::hits).set(1),
-                     odm::UpdateOptions{}.upsert());
+                     odm::UpdateOptions<Scored>{}.upsert());
     FAIL() << "expected odm::DecodeAfterWriteError";
   } catch (const odm::DecodeAfterWriteError& error) {
     EXPECT_NE(std::string(error.what()).find("the write was applied"), std::string::npos) << error.what();
@@ -55,7 +55,7 @@ TEST_F(HostileDriver, AnUpsertedDocumentThatFindOneAndUpdateReturnsAndDoesNotFit
   const auto filter = odm::Filter<Scored>::raw(json(R"({"_id": 7, "label": "seven"})"));
   try {
     coll.find_one_and_update(filter, odm::field(&Scored::hits).inc(1),
-                             odm::FindOneAndUpdateOptions{}.upsert().return_document(odm::ReturnDocument::after));
+                             odm::FindOneAndUpdateOptions<Scored>{}.upsert().return_document(odm::ReturnDocument::after));
     FAIL() << "expected odm::DecodeAfterWriteError";
   } catch (const odm::DecodeAfterWriteError& error) {
     EXPECT_EQ(error.path(), "label");
@@ -71,9 +71,9 @@ TEST_F(HostileDriver, ABulkWriteWithAnUpsertedIdThatDoesNotFitAccountsForEveryWr
   // Unordered: the upsert is applied (its id is a string), the duplicate refused, the
   // last insert applied. The error that stopped a write comes first, and it accounts for all.
   {
-    auto bulk = coll.bulk_write(odm::BulkWriteOptions{}.ordered(false));
+    auto bulk = coll.bulk_write(odm::BulkWriteOptions<Scored>{}.ordered(false));
     bulk.update_one(odm::Filter<Scored>::raw(json(R"({"_id": "text"})")), odm::field(&Scored::hits).set(1),
-                    odm::UpdateOptions{}.upsert())
+                    odm::UpdateOptions<Scored>{}.upsert())
         .insert_one(Scored{1, 0, 0})
         .insert_one(Scored{2, 0, 0});
     try {
@@ -98,7 +98,7 @@ TEST_F(HostileDriver, ABulkWriteWhoseOnlyFailureIsAnUpsertedIdThatDoesNotFitIsAP
     auto bulk = coll.bulk_write();
     bulk.insert_one(Scored{3, 0, 0})
         .update_one(odm::Filter<Scored>::raw(json(R"({"_id": "other"})")), odm::field(&Scored::hits).set(1),
-                    odm::UpdateOptions{}.upsert())
+                    odm::UpdateOptions<Scored>{}.upsert())
         .insert_one(Scored{4, 0, 0});
     try {
       bulk.execute();

@@ -116,7 +116,7 @@ TEST_F(Limits, AnUpdateInsideAFindLoopOnAPoolOfOneIsPoolExhaustedNotAHang) {
   int updated = 0;
   try {
     // The cursor holds the pool's only connection while the loop runs.
-    for (const Counter& counter : coll.find({}, odm::FindOptions{}.batch_size(1))) {
+    for (const Counter& counter : coll.find({}, odm::FindOptions<Counter>{}.batch_size(1))) {
       coll.update_one(odm::field(&Counter::id) == counter.id, odm::field(&Counter::value).inc(1));
       ++updated;
     }
@@ -148,7 +148,7 @@ TEST_F(Limits, ThePoolSizeAndWaitMayComeFromTheUri) {
   odm::Client small(uri_ + separator + "maxPoolSize=1&waitQueueTimeoutMS=250");
   auto coll = small.database(db_name_).collection<Counter>();
   coll.insert_many(counters(2));
-  auto cursor = coll.find({}, odm::FindOptions{}.batch_size(1));
+  auto cursor = coll.find({}, odm::FindOptions<Counter>{}.batch_size(1));
   ASSERT_NE(cursor.begin(), cursor.end());
   try {
     coll.count();
@@ -168,12 +168,12 @@ TEST_F(Limits, TheHundredAndFirstOpenCursorOnAPoolOfAHundredIsPoolExhausted) {
 
   std::vector<odm::Cursor<Counter>> open;
   for (int i = 0; i < 100; ++i) {
-    open.push_back(coll.find({}, odm::FindOptions{}.batch_size(1)));
+    open.push_back(coll.find({}, odm::FindOptions<Counter>{}.batch_size(1)));
     ASSERT_NE(open.back().begin(), open.back().end());  // the first batch is read; the cursor stays open
   }
   const auto start = Clock::now();
   try {
-    auto one_too_many = coll.find({}, odm::FindOptions{}.batch_size(1));
+    auto one_too_many = coll.find({}, odm::FindOptions<Counter>{}.batch_size(1));
     FAIL() << "expected odm::PoolExhausted";
   } catch (const odm::PoolExhausted& error) {
     EXPECT_LT(since(start), wait + slack);

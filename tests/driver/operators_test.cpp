@@ -132,7 +132,7 @@ TEST_F(Operators, FieldUpdates) {
   // $setOnInsert applies only when the update inserts.
   const auto qty_of_9 = [&] { return items().find_one<Counted>(field(&Item::id) == 9).value().qty; };
   items().update_one(field(&Item::id) == 9, field(&Item::name).set(std::string("new")) + field(&Item::qty).set_on_insert(42),
-                     odm::UpdateOptions{}.upsert());
+                     odm::UpdateOptions<Item>{}.upsert());
   EXPECT_EQ(qty_of_9(), 42);
   items().update_one(field(&Item::id) == 9, field(&Item::qty).set_on_insert(1));
   EXPECT_EQ(qty_of_9(), 42);

@@ -98,7 +98,7 @@ TEST_F(PartialWrites, AnUnorderedInsertManyGoesOnAndListsEachRefusedWrite) {
   auto coll = db().collection<Counter>();
   coll.insert_many(with_ids({1, 4}));
   try {
-    coll.insert_many(with_ids({0, 1, 2, 3, 4, 5}), odm::InsertManyOptions{}.ordered(false));
+    coll.insert_many(with_ids({0, 1, 2, 3, 4, 5}), odm::InsertManyOptions<Counter>{}.ordered(false));
     FAIL() << "expected an exception";
   } catch (const odm::PartialWrite<Counter>& partial) {
     EXPECT_EQ(partial.statuses(), (std::vector<WriteStatus>{A, R, A, A, R, A}));
@@ -121,7 +121,7 @@ TEST_F(PartialWrites, AModelWithoutAnIdGetsTheIdsOdmGeneratedForWhatWasStored) {
     const std::string tag = ordered ? "o" : "u";
     try {
       lines.insert_many(std::vector<LogLine>{{"a" + tag, "1"}, {"b", "2"}, {"c" + tag, "3"}},
-                        odm::InsertManyOptions{}.ordered(ordered));
+                        odm::InsertManyOptions<LogLine>{}.ordered(ordered));
       FAIL() << "expected an exception";
     } catch (const odm::PartialWrite<LogLine>& partial) {
       EXPECT_EQ(partial.statuses(), ordered ? (std::vector<WriteStatus>{A, R, N}) : (std::vector<WriteStatus>{A, R, A}));
@@ -148,12 +148,12 @@ TEST_F(PartialWrites, ABulkWriteAccountsForEveryKindOfWrite) {
     SCOPED_TRACE(ordered ? "ordered" : "unordered");
     coll.delete_many({});
     coll.insert_many(with_ids({0, 1}));
-    auto bulk = coll.bulk_write(odm::BulkWriteOptions{}.ordered(ordered));
+    auto bulk = coll.bulk_write(odm::BulkWriteOptions<Counter>{}.ordered(ordered));
     bulk.insert_one(Counter{10, 0, "new"})
         .update_one(odm::field(&Counter::id) == 0, odm::field(&Counter::value).inc(5))
         .insert_one(Counter{0, 0, "dup"})
         .delete_one(odm::field(&Counter::id) == 1)
-        .update_one(odm::field(&Counter::id) == 20, odm::field(&Counter::value).set(1), odm::UpdateOptions{}.upsert());
+        .update_one(odm::field(&Counter::id) == 20, odm::field(&Counter::value).set(1), odm::UpdateOptions<Counter>{}.upsert());
     try {
       bulk.execute();
       FAIL() << "expected an exception";
@@ -217,7 +217,7 @@ TEST_F(PartialWritesThroughAProxy, AResetBetweenBatchesLeavesEveryDocumentAccoun
 
     const auto start = std::chrono::steady_clock::now();
     try {
-      lines.insert_many(batch, odm::InsertManyOptions{}.ordered(ordered));
+      lines.insert_many(batch, odm::InsertManyOptions<LogLine>{}.ordered(ordered));
       FAIL() << "expected an exception";
     } catch (const odm::ConnectionError& error) {
       EXPECT_LT(std::chrono::steady_clock::now() - start, socket);  // a reset is seen at once
@@ -245,7 +245,7 @@ TEST_F(PartialWritesThroughAProxy, AResetInTheMiddleOfABulkWrite) {
   ASSERT_TRUE(proxy.running());
   odm::Client client(proxy.uri());
   auto coll = client.database(db_name_).collection<Counter>();
-  auto bulk = coll.bulk_write(odm::BulkWriteOptions{}.ordered(false));
+  auto bulk = coll.bulk_write(odm::BulkWriteOptions<Counter>{}.ordered(false));
   bulk.insert_one(Counter{1, 1, "a"})
       .insert_one(Counter{2, 2, "a"})
       .update_one(odm::field(&Counter::id) == 1, odm::field(&Counter::value).inc(1))
@@ -301,7 +301,7 @@ TEST_F(PartialWritesThroughAProxy, RandomInsertManyMatchesAReferenceModel) {
     }
     const bool fails = std::find(expected.begin(), expected.end(), R) != expected.end();
     try {
-      const auto result = coll.insert_many(with_ids(ids), odm::InsertManyOptions{}.ordered(ordered));
+      const auto result = coll.insert_many(with_ids(ids), odm::InsertManyOptions<Counter>{}.ordered(ordered));
       EXPECT_FALSE(fails);
       EXPECT_EQ(result.inserted_ids, expected_ids);
     } catch (const odm::PartialWrite<Counter>& partial) {

@@ -43,7 +43,7 @@ TEST_F(Projection, SummaryReadsOnlyItsFieldsFromTheServer) {
   log_.clear();
 
   const std::vector<MovieSummary> summaries =
-      movies.find<MovieSummary>(odm::Filter<Movie>(), odm::FindOptions{}.sort(odm::sort(odm::asc(&Movie::year)))).to_vector();
+      movies.find<MovieSummary>(odm::Filter<Movie>(), odm::FindOptions<Movie>{}.sort(odm::sort(odm::asc(&Movie::year)))).to_vector();
   ASSERT_EQ(summaries.size(), 2u);
   EXPECT_EQ(summaries[0].id, 1);
   EXPECT_EQ(summaries[0].title, "The Arrival of a Train");
@@ -65,7 +65,7 @@ TEST_F(Projection, SummaryReadsOnlyItsFieldsFromTheServer) {
   // The documents that came back hold nothing else (read them raw with the same projection).
   const auto raw = movies
                        .find<odm::Document>(odm::Filter<Movie>::raw(json(R"({"_id": 1})")),
-                                            odm::FindOptions{}.projection(odm::projection<Movie, MovieSummary>()))
+                                            odm::FindOptions<Movie>{}.projection(odm::projection<Movie, MovieSummary>()))
                        .to_vector();
   ASSERT_EQ(raw.size(), 1u);
   EXPECT_FALSE(has_key(raw[0], "fullplot"));

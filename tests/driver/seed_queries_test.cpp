@@ -92,7 +92,7 @@ TEST_F(SeedQueries, KeywordSearchThroughTheMultikeyIndex) {
 
   // db.volumes.findOne({topics: "voyage"}, {title: 1})
   const auto found = volumes.find_one<VolumeTitle>(odm::field(&Volume::topics) == "voyage",
-                                                   odm::FindOptions{}.sort(odm::sort(odm::asc(&Volume::published))));
+                                                   odm::FindOptions<Volume>{}.sort(odm::sort(odm::asc(&Volume::published))));
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->title, "The Odyssey");
   const auto sent = log_.last("find");
@@ -123,7 +123,7 @@ TEST_F(SeedQueries, DecimalEqualityRangesAndSorting) {
   // A range and a numeric sort: 10.5 sorts after 2.10 (not as text).
   std::vector<std::int32_t> ids;
   for (const GasPrice& p : prices.find(odm::field(&GasPrice::price) >= odm::Decimal("2"),
-                                       odm::FindOptions{}.sort(odm::sort(odm::asc(&GasPrice::price)))))
+                                       odm::FindOptions<GasPrice>{}.sort(odm::sort(odm::asc(&GasPrice::price)))))
     ids.push_back(p.id);
   EXPECT_EQ(ids, (std::vector<std::int32_t>{1, 2, 4}));
 
@@ -143,7 +143,7 @@ TEST_F(SeedQueries, MoneyValuesCompareAndSortByAmount) {
   EXPECT_EQ(exact[0].price, odm::Money("119.99", "USD"));
   std::vector<std::int32_t> ids;
   for (const auto& p : products.find(odm::Filter<PricedProduct>::raw(odm_test::json(R"({"price.value": {"$gt": {"$numberDecimal": "10"}}})")),
-                                     odm::FindOptions{}.sort(odm_test::json(R"({"price.value": -1})"))))
+                                     odm::FindOptions<PricedProduct>{}.sort(odm::Sort<PricedProduct>::raw(odm_test::json(R"({"price.value": -1})")))))
     ids.push_back(p.id);
   EXPECT_EQ(ids, (std::vector<std::int32_t>{3, 1}));
 }
@@ -156,7 +156,7 @@ TEST_F(SeedQueries, ArrayFiltersUpdateMatchingElements) {
   const auto result = books.update_one(
       odm::field(&Book::id) == 1,
       odm::Update<Book>::raw(odm_test::json(R"({"$set": {"checkout.$[c].by": "joe.bloggs"}})")),
-      odm::UpdateOptions{}.array_filters({odm_test::json(R"({"c.by": "joe"})")}));
+      odm::UpdateOptions<Book>{}.array_filters({odm_test::json(R"({"c.by": "joe"})")}));
   EXPECT_EQ(result.modified, 1);
   const Book stored = books.get_by_id(1);
   EXPECT_EQ(stored.checkout[0].by, "joe.bloggs");

@@ -62,6 +62,7 @@ enum class Capability {
   insert_counts,            // an insert's reply counts in `n` only the documents it stored
   array_filter_checks,      // an update's $[<identifier>] without its array filter is BadValue (2)
   large_in_queries,         // a find with a $in of 50,000 values answers within the socket timeout
+  hint_checks,              // a hint naming no index is refused (BadValue, 2)
 };
 
 struct EngineGap {
@@ -97,6 +98,9 @@ inline constexpr EngineGap engine_gaps[] = {
      "its $in costs grow with the square of the values: a find with a $in of 50,000 values took 18 s over _id "
      "and 37 s over an indexed field (measured on a quiet machine), near or past odm's 30 s socket timeout, and "
      "it goes on working for an abandoned find, starving the tests that run beside it"},
+    {Engine::mongo_java_server, Capability::hint_checks,
+     "it ignores a hint: one naming no index is not refused; MongoDB refuses it with BadValue (2), \"hint provided "
+     "does not correspond to an existing index\""},
     {Engine::mongo_java_server, Capability::first_batch_of_101,
      "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
      "(https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches)"},
@@ -156,6 +160,18 @@ class CommandLog {
     std::lock_guard lock(mutex_);
     auto it = succeeded_.find(name);
     return it == succeeded_.end() ? 0 : it->second;
+  }
+  int failed(const std::string& name) const {
+    std::lock_guard lock(mutex_);
+    auto it = failed_.find(name);
+    return it == failed_.end() ? 0 : it->second;
+  }
+  /// The names of the commands that failed (each once).
+  std::vector<std::string> failed_names() const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::string> names;
+    for (const auto& [name, count] : failed_) names.push_back(name);
+    return names;
   }
   /// The last started command of that name, as sent.
   std::optional<odm::Document> last(const std::string& name) const {

@@ -62,7 +62,7 @@ TEST_F(WriteApplied, FindOneAndUpdateSaysTheUpdateWasApplied) {
   EXPECT_EQ(stored().get_by_id(1).hits, 1);
   // Still a DecodeError for code that catches those.
   EXPECT_THROW(coll.find_one_and_update(odm::field(&Tally::id) == 1, odm::field(&Tally::hits).inc(1),
-                                        odm::FindOneAndUpdateOptions{}.return_document(odm::ReturnDocument::after)),
+                                        odm::FindOneAndUpdateOptions<Tally>{}.return_document(odm::ReturnDocument::after)),
                odm::DecodeError);
   EXPECT_EQ(stored().get_by_id(1).hits, 2);
 }
@@ -93,7 +93,7 @@ TEST_F(WriteApplied, AnUpsertedIdThatDoesNotFitTheModel) {
   // The filter gives the new document a string _id; Tally's id is an int.
   const auto filter = odm::Filter<Tally>::raw(json(R"({"_id": "text-id"})"));
   try {
-    coll.update_one(filter, odm::field(&Tally::hits).set(3), odm::UpdateOptions{}.upsert());
+    coll.update_one(filter, odm::field(&Tally::hits).set(3), odm::UpdateOptions<Tally>{}.upsert());
     FAIL() << "expected odm::DecodeAfterWriteError";
   } catch (const odm::DecodeAfterWriteError& error) {
     EXPECT_EQ(error.path(), "_id");
@@ -105,7 +105,7 @@ TEST_F(WriteApplied, AnUpsertedIdThatDoesNotFitTheModel) {
   // The same in a bulk write.
   auto bulk = coll.bulk_write();
   bulk.update_one(odm::Filter<Tally>::raw(json(R"({"_id": "other-id"})")), odm::field(&Tally::hits).set(4),
-                  odm::UpdateOptions{}.upsert());
+                  odm::UpdateOptions<Tally>{}.upsert());
   EXPECT_THROW(bulk.execute(), odm::DecodeAfterWriteError);
   EXPECT_EQ(db().collection<StoredTally>("tally").count(), 3);
 }

@@ -53,6 +53,20 @@ TEST_F(IndexSync, CreatesWhatIsMissingAndIsIdempotent) {
   EXPECT_EQ(log_.started("createIndexes"), 0) << "a second run changes nothing";
 }
 
+TEST_F(IndexSync, AFirstSyncOfNewCollectionsSendsNoFailingCommand) {
+  // Alerting on failed commands (command monitoring) must not fire for a first deploy.
+  log_.clear();
+  const auto first = odm::sync_indexes<Volume, Host, LogMessage>(db());
+  EXPECT_EQ(first.created.size(), 3u) << first.to_string();
+  EXPECT_EQ(log_.failed_names(), std::vector<std::string>{}) << "a command failed on collections that do not exist";
+  EXPECT_EQ(log_.started("listIndexes"), 0) << "nothing to list on a collection that does not exist";
+  // Nor does a dry run on a database that does not exist.
+  odm::IndexSyncOptions dry;
+  dry.dry_run = true;
+  EXPECT_EQ(odm::sync_indexes<Volume>(client().database(db_name_ + "_none"), dry).created.size(), 1u);
+  EXPECT_EQ(log_.failed_names(), std::vector<std::string>{});
+}
+
 TEST_F(IndexSync, DryRunPrintsThePlanAndChangesNothing) {
   const auto plan = odm::sync_indexes<Product, Review>(db(), odm::IndexSyncOptions{.dry_run = true});
   EXPECT_EQ(plan.created.size(), 1u) << "Review's {product_id: 1} is covered by the Subset's compound index";

@@ -111,7 +111,7 @@ TEST_F(BadDocuments, ASkippingQueryReportsEachBadDocumentAndGoesOn) {
                          {"_id": 4, "publisher_id": "p3"},
                          {"_id": 5, "title": "e", "publisher_id": "p1"}])");
   auto cursor = db().collection<Book<odm::Dangling::keep>>().find(
-      {}, odm::FindOptions{}.sort(json(R"({"_id": 1})")).batch_size(2));
+      {}, odm::FindOptions<Book<odm::Dangling::keep>>{}.sort(odm::sort(odm::asc(&Book<odm::Dangling::keep>::id))).batch_size(2));
   cursor.skip_bad_documents();
   const auto books = cursor.to_vector();
   ASSERT_EQ(books.size(), 3u);
@@ -164,7 +164,7 @@ TYPED_TEST(BadTargets, ABadTargetIsReportedAndItsReferencesFollowTheirPolicy) {
                                {"_id": 2, "title": "b", "publisher_id": "p2"},
                                {"_id": 3, "title": "c", "publisher_id": "p3"},
                                {"_id": 4, "title": "d", "publisher_id": "p2"}])");
-  auto books = this->db().template collection<B>().find({}, odm::FindOptions{}.sort(json(R"({"_id": 1})"))).to_vector();
+  auto books = this->db().template collection<B>().find({}, odm::FindOptions<B>{}.sort(odm::sort(odm::asc(&B::id)))).to_vector();
 
   // By default the bad target throws, whatever the policy.
   auto copy = books;
@@ -204,7 +204,7 @@ TYPED_TEST(BadTargets, ABadTargetInAListFollowsTheListsPolicy) {
   this->store_publishers();
   this->insert_raw("shelves", R"([{"_id": 1, "publishers": ["p2", "p1", "p2", "p3"]}, {"_id": 2, "publishers": []},
                                  {"_id": 3, "publishers": ["p3"]}])");
-  auto shelves = this->db().template collection<S>().find({}, odm::FindOptions{}.sort(json(R"({"_id": 1})"))).to_vector();
+  auto shelves = this->db().template collection<S>().find({}, odm::FindOptions<S>{}.sort(odm::sort(odm::asc(&S::id)))).to_vector();
   odm::JoinOptions skip;
   skip.bad_documents = odm::BadDocuments::skip;
   if constexpr (policy == odm::Dangling::raise) {
@@ -237,7 +237,7 @@ TEST_F(BadDocuments, EveryLevelOfAChainedJoinReports) {
                             {"_id": 3, "courses": ["c2"]}])");
   log_.clear();
   const auto students = db().collection<Student>()
-                            .find({}, odm::FindOptions{}.sort(json(R"({"_id": 1})")))
+                            .find({}, odm::FindOptions<Student>{}.sort(odm::sort(odm::asc(&Student::id))))
                             .skip_bad_documents()
                             .with(&Student::courses, odm::with(&Course::department));
   EXPECT_EQ(log_.started("find"), 3) << "students, courses, departments";
@@ -294,7 +294,7 @@ TEST_F(BadDocuments, MatchesAReferenceModelOnRandomData) {
     SCOPED_TRACE("batch size " + std::to_string(batch));
     using B = Book<odm::Dangling::keep>;
     const auto result = db().collection<B>()
-                            .find({}, odm::FindOptions{}.sort(json(R"({"_id": 1})")).batch_size(batch))
+                            .find({}, odm::FindOptions<B>{}.sort(odm::sort(odm::asc(&B::id))).batch_size(batch))
                             .skip_bad_documents()
                             .with(&B::publisher_id);
     // The model: every good book in order; its publisher loaded if good, dangling otherwise;

@@ -185,7 +185,7 @@ TEST_F(ChildrenForms, RoundTripsOfEachForm) {
   std::size_t read = 0;
   for (const LogMessage& message :
        db().collection<LogMessage>().find(odm::field(&LogMessage::host).in(ids),
-                                          odm::FindOptions{}.sort(odm::sort(odm::asc(&LogMessage::host),
+                                          odm::FindOptions<LogMessage>{}.sort(odm::sort(odm::asc(&LogMessage::host),
                                                                             odm::desc(&LogMessage::time),
                                                                             odm::desc(&LogMessage::id))))) {
     ++read;

@@ -39,7 +39,7 @@ class RefManyJoin : public odm_test::DriverTest {
     db().template collection<Owner>().insert_one(Owner{id, ids(numbers)});
   }
   std::vector<Owner> load() {
-    return db().template collection<Owner>().find({}, odm::FindOptions{}.sort(odm_test::json(R"({"_id": 1})"))).to_vector();
+    return db().template collection<Owner>().find({}, odm::FindOptions<Owner>{}.sort(odm::Sort<Owner>::raw(odm_test::json(R"({"_id": 1})")))).to_vector();
   }
   /// The ids stored for owner `id`, read back as they are.
   std::vector<Id> stored_ids(std::int32_t id) { return db().template collection<Owner>().get_by_id(id).refs.ids(); }
@@ -206,7 +206,7 @@ TEST_F(NestedJoin, InnerDropNeverRemovesAnOuterTargetUnderDrop) {
 
 TEST_F(NestedJoin, OuterRefUnderDropKeepsItsDocumentsWhenOnlyTheInnerIsDangling) {
   using E = Enrollment<odm::Dangling::drop>;
-  auto enrollments = db().collection<E>().find({}, odm::FindOptions{}.sort(odm_test::json(R"({"_id": 1})"))).to_vector();
+  auto enrollments = db().collection<E>().find({}, odm::FindOptions<E>{}.sort(odm::Sort<E>::raw(odm_test::json(R"({"_id": 1})")))).to_vector();
   odm::resolve(db(), enrollments, odm::with(&E::course, odm::with(&Course::dept)));
   ASSERT_EQ(enrollments.size(), 2u) << "both courses exist: no enrollment is dropped";
   EXPECT_EQ(enrollments[0].course->name, "A course whose department is gone");
@@ -214,7 +214,7 @@ TEST_F(NestedJoin, OuterRefUnderDropKeepsItsDocumentsWhenOnlyTheInnerIsDangling)
   EXPECT_EQ(enrollments[1].course->dept->name, "Physics");
 
   // At the top level, drop still drops: courses whose department is gone.
-  auto courses = db().collection<Course>().find({}, odm::FindOptions{}.sort(odm_test::json(R"({"_id": 1})"))).to_vector();
+  auto courses = db().collection<Course>().find({}, odm::FindOptions<Course>{}.sort(odm::Sort<Course>::raw(odm_test::json(R"({"_id": 1})")))).to_vector();
   odm::resolve(db(), courses, odm::with(&Course::dept));
   ASSERT_EQ(courses.size(), 1u);
   EXPECT_EQ(courses[0].id, "mech");

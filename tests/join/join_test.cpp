@@ -140,7 +140,7 @@ TEST_F(Join, PublishersOfTenThousandBooksCostOneFind) {
   db().collection<Book>().insert_many(books);
   log_.clear();
 
-  std::vector<Book> loaded = db().collection<Book>().find({}, odm::FindOptions{}.sort(odm_test::json(R"({"_id": 1})"))).to_vector();
+  std::vector<Book> loaded = db().collection<Book>().find({}, odm::FindOptions<Book>{}.sort(odm::Sort<Book>::raw(odm_test::json(R"({"_id": 1})")))).to_vector();
   ASSERT_EQ(loaded.size(), 10'000u);
   odm::resolve(db(), loaded, odm::with(&Book::publisher_id));
 
@@ -234,13 +234,13 @@ TEST_F(Join, DanglingRefUnderDropIsAnInnerJoin) {
   db().collection<Book>().insert_many(std::vector<Book>{
       {1, "a", odm::Ref<Publisher>("oreilly")}, {2, "b", odm::Ref<Publisher>("gone")}, {3, "c", odm::Ref<Publisher>("oreilly")}});
   std::vector<InnerBook> books =
-      db().collection<InnerBook>().find({}, odm::FindOptions{}.sort(odm_test::json(R"({"_id": 1})"))).to_vector();
+      db().collection<InnerBook>().find({}, odm::FindOptions<InnerBook>{}.sort(odm::Sort<InnerBook>::raw(odm_test::json(R"({"_id": 1})")))).to_vector();
   odm::resolve(db(), books, odm::with(&InnerBook::publisher_id));
   ASSERT_EQ(books.size(), 2u);
   EXPECT_EQ(books[0].id, 1);
   EXPECT_EQ(books[1].id, 3);
 
-  std::vector<Book> kept = db().collection<Book>().find({}, odm::FindOptions{}.sort(odm_test::json(R"({"_id": 1})"))).to_vector();
+  std::vector<Book> kept = db().collection<Book>().find({}, odm::FindOptions<Book>{}.sort(odm::Sort<Book>::raw(odm_test::json(R"({"_id": 1})")))).to_vector();
   odm::resolve(db(), kept, odm::with(&Book::publisher_id));
   ASSERT_EQ(kept.size(), 3u) << "Dangling::keep keeps the document";
   EXPECT_TRUE(kept[1].publisher_id.is_dangling());

@@ -98,9 +98,26 @@ def check_collation(value, where):
     raise NotSupported('collation (%s)' % where)
 
 
-def refuse_hint(hint):
-    if hint is not None:
-        raise NotSupported('hint')
+def check_hint(coll, hint):
+    """MongoDB's check of a hint: an index name or key pattern of the collection (a
+    collection that does not exist yet has nothing to check against). There is no query
+    planner here, so a valid hint changes nothing."""
+    if hint is None or coll is None:
+        return
+    def same(a, b):
+        return list(a.keys()) == list(b.keys()) and all(
+            (is_number(a[k]) and is_number(b[k]) and float(a[k]) == float(b[k])) or a[k] == b[k]
+            for k in a)
+    if isinstance(hint, str):
+        if any(ix.get('name') == hint for ix in coll.indexes):
+            return
+    elif isinstance(hint, dict):
+        if any(same(hint, ix.get('key', {})) for ix in coll.indexes):
+            return
+    else:
+        raise CommandError(9, 'hint must be a string or an object, not %s' % type_name(hint))
+    raise CommandError(2, 'error processing query: planner returned error :: caused by :: hint '
+                       'provided does not correspond to an existing index')
 
 
 def check_let(cmd):
@@ -549,6 +566,8 @@ class Engine(object):
         local.txn = None if ends else txn
         local.session = sess
         max_time = cmd.get('maxTimeMS')
+        if is_number(max_time) and max_time > 0 and self.failpoint.max_time_expires():
+            raise CommandError(50, 'operation exceeded time limit')
         local.deadline = time.monotonic() + max_time / 1000.0 \
             if is_number(max_time) and max_time > 0 else None
         try:
@@ -700,6 +719,9 @@ class Engine(object):
             'maxMessageSizeBytes': MAX_MESSAGE_SIZE,
             'maxWriteBatchSize': MAX_WRITE_BATCH,
             'localTime': utcnow_ms(),
+            # What a replica set member reports of its last write, which drivers need to
+            # select servers with maxStalenessSeconds (every write here is majority-written).
+            'lastWrite': {'lastWriteDate': utcnow_ms(), 'majorityWriteDate': utcnow_ms()},
             'logicalSessionTimeoutMinutes': 30,
             'connectionId': conn.get('id', 0),
             'minWireVersion': 0,
@@ -851,7 +873,7 @@ class Engine(object):
                                "'%d'" % batch_size)
         parse_sort(sort)
         coll = self.get_coll(db_name, coll_name)
-        refuse_hint(cmd.get('hint'))
+        check_hint(coll, cmd.get('hint'))
         docs = self.query_docs(coll, query, sort, skip, limit, projection)
         ns = '%s.%s' % (db_name, coll_name)
         if limit and batch_size is not None and batch_size > limit:
@@ -989,7 +1011,7 @@ class Engine(object):
                 if not isinstance(q, dict):
                     raise CommandError(40414, "BSON field 'update.updates.q' is missing but a "
                                        "required field")
-                refuse_hint(st.get('hint'))
+                check_hint(coll, st.get('hint'))
                 multi = get_bool(st, 'multi', False)
                 upsert = get_bool(st, 'upsert', False)
                 if multi and not is_operator_update(u):
@@ -1048,7 +1070,7 @@ class Engine(object):
                 if not isinstance(q, dict):
                     raise CommandError(40414, "BSON field 'delete.deletes.q' is missing but a "
                                        "required field")
-                refuse_hint(st.get('hint'))
+                check_hint(coll, st.get('hint'))
                 limit = get_int(st, 'limit', 0, 'delete')
                 if limit not in (0, 1):
                     raise CommandError(9, 'The limit field in delete objects must be 0 or 1. '
@@ -1112,7 +1134,7 @@ class Engine(object):
         elif cmd.get('arrayFilters') is not None:
             raise CommandError(9, 'Cannot specify arrayFilters and remove=true')
         parse_sort(sort)
-        refuse_hint(cmd.get('hint'))
+        check_hint(self.get_coll(db_name, coll_name), cmd.get('hint'))
         return self._blocking(lambda: self._find_and_modify(
             db_name, coll_name, query, sort, remove, update, return_new, upsert, fields,
             array_filters))
@@ -1181,7 +1203,7 @@ class Engine(object):
             validate_coll_name(target, 'aggregate')
         validate_coll_name(target, 'aggregate')
         coll = self.get_coll(db_name, target)
-        refuse_hint(cmd.get('hint'))
+        check_hint(coll, cmd.get('hint'))
         odm_aggregate.check_pipeline(pipeline)
         source, rest = odm_aggregate.source_docs(coll, pipeline)
         results = odm_aggregate.run_pipeline(self, db_name, source, rest)

@@ -8,6 +8,10 @@ A command whose name is listed (from a client whose handshake gave appName, if o
 set) triggers it: it is blocked for blockTimeMS, then its connection is closed, or it
 fails with errorCode (not executed), or it runs and gets writeConcernError appended.
 errorLabels replace the labels the server would add.
+
+And MongoDB's maxTimeAlwaysTimeOut fail point (mode "alwaysOn" | "off" | {times: n}): a
+command that carries a maxTimeMS fails with MaxTimeMSExpired (50) before it runs, as if
+its time limit had passed.
 """
 
 import threading
@@ -38,10 +42,13 @@ class FailCommand(object):
         self.times = None   # remaining triggers, None for always
         self.skip = 0
         self.count = 0      # times triggered, reported by the next configureFailPoint
+        self.max_time_times = 0  # maxTimeAlwaysTimeOut: remaining triggers, None for always
 
     def configure(self, cmd):
+        if cmd.get('configureFailPoint') == 'maxTimeAlwaysTimeOut':
+            return self._configure_max_time(cmd.get('mode'))
         if cmd.get('configureFailPoint') != 'failCommand':
-            raise CommandError(2, 'odm test server knows only the failCommand fail point, not %r'
+            raise CommandError(2, 'odm test server knows only the failCommand and maxTimeAlwaysTimeOut fail points, not %r'
                                % (cmd.get('configureFailPoint'),))
         mode = cmd.get('mode')
         data = cmd.get('data') or {}
@@ -76,6 +83,29 @@ class FailCommand(object):
             if times == 0:
                 self.data = None
         return {'count': previous, 'ok': 1.0}
+
+    def _configure_max_time(self, mode):
+        if mode == 'off':
+            times = 0
+        elif mode == 'alwaysOn':
+            times = None
+        elif isinstance(mode, dict) and set(mode) == {'times'} and is_number(mode['times']):
+            times = int(mode['times'])
+        else:
+            raise CommandError(9, "'mode' must be 'off', 'alwaysOn' or {times: n}")
+        with self.lock:
+            self.max_time_times = times
+        return {'count': 0, 'ok': 1.0}
+
+    def max_time_expires(self):
+        """Whether maxTimeAlwaysTimeOut fails this command (one that carries maxTimeMS)."""
+        with self.lock:
+            if self.max_time_times is None:
+                return True
+            if self.max_time_times > 0:
+                self.max_time_times -= 1
+                return True
+            return False
 
     def trigger(self, name, app_name):
         """The Action for this command, or None (most commands: the fail point is off)."""

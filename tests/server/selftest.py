@@ -741,7 +741,10 @@ def t_queries(db):
     check('$expr $eq missing vs null', ids({'$expr': {'$eq': ['$age', None]}}) == [3])
     expect_error('unknown operator', lambda: list(c.find({'a': {'$foo': 1}})), 2)
     c.create_index('name')
-    expect_error('hint refused', lambda: list(c.find({}).hint('name_1')), 115, REFUSAL_PREFIX)
+    check('hint of an index by name', len(list(c.find({}).hint('name_1'))) == len(list(c.find({}))))
+    check('hint of an index by keys', len(list(c.find({}).hint([('name', 1)]))) == len(list(c.find({}))))
+    expect_error('hint naming no index', lambda: list(c.find({}).hint('nope_1')), 2)
+    expect_error('hint with keys of no index', lambda: list(c.find({}).hint([('age', -1)])), 2)
     expect_error('$where refused', lambda: list(c.find({'$where': 'true'})), 115,
                  REFUSAL_PREFIX)
 

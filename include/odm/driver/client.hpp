@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -75,8 +76,27 @@ class Database {
   /// Model T stored in a collection of another name.
   template <document_model T>
   Collection<T> collection(std::string name) const {
-    return Collection<T>(detail::CollectionCore(client_, name_, std::move(name)));
+    return Collection<T>(detail::CollectionCore(client_, name_, std::move(name), concerns_));
   }
+
+  /// This handle's read preference, read concern and write concern, over the client's;
+  /// the collections it makes afterwards inherit them.
+  Database& read_preference(ReadPreference preference) {
+    concerns_.read_preference = std::move(preference);
+    return *this;
+  }
+  Database& read_concern(ReadConcern concern) {
+    concerns_.read_concern = concern;
+    return *this;
+  }
+  Database& write_concern(WriteConcern concern) {
+    concerns_.write_concern = std::move(concern);
+    return *this;
+  }
+  /// The settings of this level (unset: the client's).
+  const std::optional<ReadPreference>& read_preference() const noexcept { return concerns_.read_preference; }
+  const std::optional<ReadConcern>& read_concern() const noexcept { return concerns_.read_concern; }
+  const std::optional<WriteConcern>& write_concern() const noexcept { return concerns_.write_concern; }
 
   /// Runs a database command (the escape hatch for everything else) and returns the reply.
   /// Throws ServerError when the reply says `ok: 0`.
@@ -98,6 +118,7 @@ class Database {
 
   std::shared_ptr<detail::ClientState> client_;
   std::string name_;
+  detail::Concerns concerns_;
 };
 
 inline Database detail::database_of(std::shared_ptr<ClientState> client, std::string name) {

@@ -147,14 +147,17 @@ class BulkWrite {
       return push(detail::BulkOperation::Kind::insert_one, to_bson(value));
     }
   }
-  BulkWrite& update_one(const Filter<T>& filter, const Update<T>& update, UpdateOptions options = {}) {
-    return push(detail::BulkOperation::Kind::update_one, filter.bson(), update.bson(), options.upserts());
+  /// The per-write options (upsert, array_filters, hint, collation) travel with the write;
+  /// a comment, time limit or write concern belongs to the whole bulk write
+  /// (BulkWriteOptions): set here, it throws ConfigurationError.
+  BulkWrite& update_one(const Filter<T>& filter, const Update<T>& update, const UpdateOptions<T>& options = {}) {
+    return push(detail::BulkOperation::Kind::update_one, filter.bson(), update.bson(), statement(options));
   }
-  BulkWrite& update_many(const Filter<T>& filter, const Update<T>& update, UpdateOptions options = {}) {
-    return push(detail::BulkOperation::Kind::update_many, filter.bson(), update.bson(), options.upserts());
+  BulkWrite& update_many(const Filter<T>& filter, const Update<T>& update, const UpdateOptions<T>& options = {}) {
+    return push(detail::BulkOperation::Kind::update_many, filter.bson(), update.bson(), statement(options));
   }
-  BulkWrite& replace_one(const Filter<T>& filter, const T& replacement, ReplaceOptions options = {}) {
-    return push(detail::BulkOperation::Kind::replace_one, filter.bson(), to_bson(replacement), options.upserts());
+  BulkWrite& replace_one(const Filter<T>& filter, const T& replacement, const ReplaceOptions<T>& options = {}) {
+    return push(detail::BulkOperation::Kind::replace_one, filter.bson(), to_bson(replacement), statement(options));
   }
   BulkWrite& delete_one(const Filter<T>& filter) { return push(detail::BulkOperation::Kind::delete_one, filter.bson()); }
   BulkWrite& delete_many(const Filter<T>& filter) {
@@ -172,22 +175,28 @@ class BulkWrite {
 
  private:
   friend class Collection<T>;
-  BulkWrite(detail::CollectionCore core, WriteManyOptions options) : core_(std::move(core)), options_(options) {}
+  BulkWrite(detail::CollectionCore core, BulkWriteOptions<T> options) : core_(std::move(core)), options_(std::move(options)) {}
 
-  BulkWrite& push(detail::BulkOperation::Kind kind, Document first, Document second = {}, bool upsert = false) {
-    operations_.push_back(detail::BulkOperation{kind, std::move(first), std::move(second), upsert});
+  template <class Options>
+  static Document statement(const Options& options) {
+    return detail::statement_options(detail::OptionsAccess::spec(options), true);
+  }
+
+  BulkWrite& push(detail::BulkOperation::Kind kind, Document first, Document second = {}, Document options = {}) {
+    operations_.push_back(detail::BulkOperation{kind, std::move(first), std::move(second), std::move(options)});
     return *this;
   }
 
   BulkWriteResult<id_type> execute_in(detail::SessionState* session) {
     if (operations_.empty()) return {};
     std::vector<detail::BulkOperation> operations = std::exchange(operations_, {});
-    return detail::finish_bulk<T>(core_.bulk_write(session, std::move(operations), options_, "bulk write to "), core_,
-                                  "bulk write to ");
+    return detail::finish_bulk<T>(core_.bulk_write(session, std::move(operations),
+                                                   detail::OptionsAccess::spec(options_), "bulk write to "),
+                                  core_, "bulk write to ");
   }
 
   detail::CollectionCore core_;
-  WriteManyOptions options_;
+  BulkWriteOptions<T> options_;
   std::vector<detail::BulkOperation> operations_;
 };
 
@@ -205,15 +214,40 @@ class Collection {
   const std::string& name() const noexcept { return core_.name(); }
   const std::string& database_name() const noexcept { return core_.database_name(); }
 
+  /// This handle's read preference, read concern and write concern, over its database's
+  /// (copies made before keep theirs); an operation's own options override them.
+  Collection& read_preference(ReadPreference preference) {
+    core_.set_concerns(detail::Concerns{std::move(preference), std::nullopt, std::nullopt});
+    return *this;
+  }
+  Collection& read_concern(ReadConcern concern) {
+    core_.set_concerns(detail::Concerns{std::nullopt, concern, std::nullopt});
+    return *this;
+  }
+  Collection& write_concern(WriteConcern concern) {
+    core_.set_concerns(detail::Concerns{std::nullopt, std::nullopt, std::move(concern)});
+    return *this;
+  }
+  /// The settings in effect at this level (unset: the client's).
+  const std::optional<ReadPreference>& read_preference() const noexcept { return core_.concerns().read_preference; }
+  const std::optional<ReadConcern>& read_concern() const noexcept { return core_.concerns().read_concern; }
+  const std::optional<WriteConcern>& write_concern() const noexcept { return core_.concerns().write_concern; }
+
   // ---- insert -------------------------------------------------------------------
 
   /// Inserts `value`. When T's id is an ObjectId that is unset, a new one is generated
   /// and stored in `value` first. Throws DuplicateKeyError when a unique index refuses it.
-  InsertOneResult<id_type> insert_one(T& value) { return insert_one_in(nullptr, value); }
-  InsertOneResult<id_type> insert_one(const T& value) { return insert_one_copy(nullptr, value); }
-  InsertOneResult<id_type> insert_one(Session& session, T& value) { return insert_one_in(session.state(), value); }
-  InsertOneResult<id_type> insert_one(Session& session, const T& value) {
-    return insert_one_copy(session.state(), value);
+  InsertOneResult<id_type> insert_one(T& value, const InsertOneOptions<T>& options = {}) {
+    return insert_one_in(nullptr, value, spec(options));
+  }
+  InsertOneResult<id_type> insert_one(const T& value, const InsertOneOptions<T>& options = {}) {
+    return insert_one_copy(nullptr, value, spec(options));
+  }
+  InsertOneResult<id_type> insert_one(Session& session, T& value, const InsertOneOptions<T>& options = {}) {
+    return insert_one_in(session.state(), value, spec(options));
+  }
+  InsertOneResult<id_type> insert_one(Session& session, const T& value, const InsertOneOptions<T>& options = {}) {
+    return insert_one_copy(session.state(), value, spec(options));
   }
 
   /// Inserts every element of `values` (a range of T), assigning ids into the elements
@@ -222,13 +256,13 @@ class Collection {
   /// documents were stored.
   template <std::ranges::input_range R>
     requires std::same_as<std::remove_cvref_t<std::ranges::range_reference_t<R>>, T>
-  InsertManyResult<id_type> insert_many(R&& values, InsertManyOptions options = {}) {
-    return insert_many_in(nullptr, std::forward<R>(values), options);
+  InsertManyResult<id_type> insert_many(R&& values, const InsertManyOptions<T>& options = {}) {
+    return insert_many_in(nullptr, std::forward<R>(values), spec(options));
   }
   template <std::ranges::input_range R>
     requires std::same_as<std::remove_cvref_t<std::ranges::range_reference_t<R>>, T>
-  InsertManyResult<id_type> insert_many(Session& session, R&& values, InsertManyOptions options = {}) {
-    return insert_many_in(session.state(), std::forward<R>(values), options);
+  InsertManyResult<id_type> insert_many(Session& session, R&& values, const InsertManyOptions<T>& options = {}) {
+    return insert_many_in(session.state(), std::forward<R>(values), spec(options));
   }
 
   // ---- read ---------------------------------------------------------------------
@@ -236,21 +270,21 @@ class Collection {
   /// The documents matching `filter`, decoded as R: T itself, a smaller struct whose
   /// fields are then the projection (only they travel from the server), or odm::Document.
   template <cursor_value R = T>
-  Cursor<R> find(const Filter<T>& filter = {}, FindOptions options = {}) const {
+  Cursor<R> find(const Filter<T>& filter = {}, FindOptions<T> options = {}) const {
     return find_in<R>(nullptr, filter, std::move(options));
   }
   template <cursor_value R = T>
-  Cursor<R> find(Session& session, const Filter<T>& filter = {}, FindOptions options = {}) const {
+  Cursor<R> find(Session& session, const Filter<T>& filter = {}, FindOptions<T> options = {}) const {
     return find_in<R>(session.state(), filter, std::move(options));
   }
 
   /// The first document matching `filter` (in the options' sort order), if any.
   template <cursor_value R = T>
-  std::optional<R> find_one(const Filter<T>& filter = {}, FindOptions options = {}) const {
+  std::optional<R> find_one(const Filter<T>& filter = {}, FindOptions<T> options = {}) const {
     return find_in<R>(nullptr, filter, std::move(options.limit(1))).next();
   }
   template <cursor_value R = T>
-  std::optional<R> find_one(Session& session, const Filter<T>& filter = {}, FindOptions options = {}) const {
+  std::optional<R> find_one(Session& session, const Filter<T>& filter = {}, FindOptions<T> options = {}) const {
     return find_in<R>(session.state(), filter, std::move(options.limit(1))).next();
   }
 
@@ -264,65 +298,73 @@ class Collection {
   T get_by_id(Session& session, const id_type& id) const { return get_by_id_in(session.state(), id); }
 
   /// The number of documents matching `filter` (an exact count, not the metadata estimate).
-  std::int64_t count(const Filter<T>& filter = {}, CountOptions options = {}) const {
-    return core_.count(nullptr, filter.bson(), options);
+  std::int64_t count(const Filter<T>& filter = {}, const CountOptions<T>& options = {}) const {
+    return core_.count(nullptr, filter.bson(), spec(options));
   }
-  std::int64_t count(Session& session, const Filter<T>& filter = {}, CountOptions options = {}) const {
-    return core_.count(session.state(), filter.bson(), options);
+  std::int64_t count(Session& session, const Filter<T>& filter = {}, const CountOptions<T>& options = {}) const {
+    return core_.count(session.state(), filter.bson(), spec(options));
   }
 
   /// Runs an aggregation pipeline (raw BSON stages) and decodes each result as R.
   template <cursor_value R = Document>
-  Cursor<R> aggregate(const std::vector<Document>& stages, AggregateOptions options = {}) const {
-    return Cursor<R>(core_.aggregate(nullptr, detail::make_pipeline(stages), options), core_);
+  Cursor<R> aggregate(const std::vector<Document>& stages, const AggregateOptions<T>& options = {}) const {
+    return Cursor<R>(core_.aggregate(nullptr, detail::make_pipeline(stages), spec(options)), core_);
   }
   template <cursor_value R = Document>
-  Cursor<R> aggregate(Session& session, const std::vector<Document>& stages, AggregateOptions options = {}) const {
-    return Cursor<R>(core_.aggregate(session.state(), detail::make_pipeline(stages), options), core_);
+  Cursor<R> aggregate(Session& session, const std::vector<Document>& stages,
+                      const AggregateOptions<T>& options = {}) const {
+    return Cursor<R>(core_.aggregate(session.state(), detail::make_pipeline(stages), spec(options)), core_);
   }
   /// The same with the pipeline as one BSON document: an array of stages or `{pipeline: [...]}`.
   template <cursor_value R = Document>
-  Cursor<R> aggregate_raw(const Document& pipeline, AggregateOptions options = {}) const {
-    return Cursor<R>(core_.aggregate(nullptr, pipeline, options), core_);
+  Cursor<R> aggregate_raw(const Document& pipeline, const AggregateOptions<T>& options = {}) const {
+    return Cursor<R>(core_.aggregate(nullptr, pipeline, spec(options)), core_);
   }
 
   // ---- update -------------------------------------------------------------------
 
   /// Replaces the first document matching `filter` with `replacement`.
-  UpdateResult<id_type> replace_one(const Filter<T>& filter, const T& replacement, ReplaceOptions options = {}) {
-    return update_in(nullptr, detail::UpdateKind::replace, filter.bson(), to_bson(replacement), options);
+  UpdateResult<id_type> replace_one(const Filter<T>& filter, const T& replacement,
+                                    const ReplaceOptions<T>& options = {}) {
+    return update_in(nullptr, detail::UpdateKind::replace, filter.bson(), to_bson(replacement), spec(options));
   }
   UpdateResult<id_type> replace_one(Session& session, const Filter<T>& filter, const T& replacement,
-                                    ReplaceOptions options = {}) {
-    return update_in(session.state(), detail::UpdateKind::replace, filter.bson(), to_bson(replacement), options);
+                                    const ReplaceOptions<T>& options = {}) {
+    return update_in(session.state(), detail::UpdateKind::replace, filter.bson(), to_bson(replacement), spec(options));
   }
 
   /// Applies `update` to the first document matching `filter`, atomically.
-  UpdateResult<id_type> update_one(const Filter<T>& filter, const Update<T>& update, UpdateOptions options = {}) {
-    return update_in(nullptr, detail::UpdateKind::one, filter.bson(), update.bson(), options);
+  UpdateResult<id_type> update_one(const Filter<T>& filter, const Update<T>& update,
+                                   const UpdateOptions<T>& options = {}) {
+    return update_in(nullptr, detail::UpdateKind::one, filter.bson(), update.bson(), spec(options));
   }
   UpdateResult<id_type> update_one(Session& session, const Filter<T>& filter, const Update<T>& update,
-                                   UpdateOptions options = {}) {
-    return update_in(session.state(), detail::UpdateKind::one, filter.bson(), update.bson(), options);
+                                   const UpdateOptions<T>& options = {}) {
+    return update_in(session.state(), detail::UpdateKind::one, filter.bson(), update.bson(), spec(options));
   }
   /// Applies `update` to every document matching `filter`.
-  UpdateResult<id_type> update_many(const Filter<T>& filter, const Update<T>& update, UpdateOptions options = {}) {
-    return update_in(nullptr, detail::UpdateKind::many, filter.bson(), update.bson(), options);
+  UpdateResult<id_type> update_many(const Filter<T>& filter, const Update<T>& update,
+                                    const UpdateOptions<T>& options = {}) {
+    return update_in(nullptr, detail::UpdateKind::many, filter.bson(), update.bson(), spec(options));
   }
   UpdateResult<id_type> update_many(Session& session, const Filter<T>& filter, const Update<T>& update,
-                                    UpdateOptions options = {}) {
-    return update_in(session.state(), detail::UpdateKind::many, filter.bson(), update.bson(), options);
+                                    const UpdateOptions<T>& options = {}) {
+    return update_in(session.state(), detail::UpdateKind::many, filter.bson(), update.bson(), spec(options));
   }
 
   // ---- delete -------------------------------------------------------------------
 
-  DeleteResult delete_one(const Filter<T>& filter) { return {core_.remove(nullptr, false, filter.bson()).deleted}; }
-  DeleteResult delete_one(Session& session, const Filter<T>& filter) {
-    return {core_.remove(session.state(), false, filter.bson()).deleted};
+  DeleteResult delete_one(const Filter<T>& filter, const DeleteOptions<T>& options = {}) {
+    return {core_.remove(nullptr, false, filter.bson(), spec(options)).deleted};
   }
-  DeleteResult delete_many(const Filter<T>& filter) { return {core_.remove(nullptr, true, filter.bson()).deleted}; }
-  DeleteResult delete_many(Session& session, const Filter<T>& filter) {
-    return {core_.remove(session.state(), true, filter.bson()).deleted};
+  DeleteResult delete_one(Session& session, const Filter<T>& filter, const DeleteOptions<T>& options = {}) {
+    return {core_.remove(session.state(), false, filter.bson(), spec(options)).deleted};
+  }
+  DeleteResult delete_many(const Filter<T>& filter, const DeleteOptions<T>& options = {}) {
+    return {core_.remove(nullptr, true, filter.bson(), spec(options)).deleted};
+  }
+  DeleteResult delete_many(Session& session, const Filter<T>& filter, const DeleteOptions<T>& options = {}) {
+    return {core_.remove(session.state(), true, filter.bson(), spec(options)).deleted};
   }
 
   // ---- find and modify ----------------------------------------------------------
@@ -332,35 +374,35 @@ class Collection {
   /// document that does not fit T throws odm::DecodeAfterWriteError: the update was
   /// applied (the same for _replace and _delete).
   std::optional<T> find_one_and_update(const Filter<T>& filter, const Update<T>& update,
-                                       FindOneAndUpdateOptions options = {}) {
-    return modify_in(nullptr, filter, &update.bson(), options);
+                                       const FindOneAndUpdateOptions<T>& options = {}) {
+    return modify_in(nullptr, filter, &update.bson(), spec(options));
   }
   std::optional<T> find_one_and_update(Session& session, const Filter<T>& filter, const Update<T>& update,
-                                       FindOneAndUpdateOptions options = {}) {
-    return modify_in(session.state(), filter, &update.bson(), options);
+                                       const FindOneAndUpdateOptions<T>& options = {}) {
+    return modify_in(session.state(), filter, &update.bson(), spec(options));
   }
   std::optional<T> find_one_and_replace(const Filter<T>& filter, const T& replacement,
-                                        FindOneAndReplaceOptions options = {}) {
+                                        const FindOneAndReplaceOptions<T>& options = {}) {
     const Document document = to_bson(replacement);
-    return modify_in(nullptr, filter, &document, options);
+    return modify_in(nullptr, filter, &document, spec(options));
   }
   std::optional<T> find_one_and_replace(Session& session, const Filter<T>& filter, const T& replacement,
-                                        FindOneAndReplaceOptions options = {}) {
+                                        const FindOneAndReplaceOptions<T>& options = {}) {
     const Document document = to_bson(replacement);
-    return modify_in(session.state(), filter, &document, options);
+    return modify_in(session.state(), filter, &document, spec(options));
   }
   /// Deletes the first match and returns it.
-  std::optional<T> find_one_and_delete(const Filter<T>& filter, FindOneAndDeleteOptions options = {}) {
-    return modify_in(nullptr, filter, nullptr, options);
+  std::optional<T> find_one_and_delete(const Filter<T>& filter, const FindOneAndDeleteOptions<T>& options = {}) {
+    return modify_in(nullptr, filter, nullptr, spec(options));
   }
   std::optional<T> find_one_and_delete(Session& session, const Filter<T>& filter,
-                                       FindOneAndDeleteOptions options = {}) {
-    return modify_in(session.state(), filter, nullptr, options);
+                                       const FindOneAndDeleteOptions<T>& options = {}) {
+    return modify_in(session.state(), filter, nullptr, spec(options));
   }
 
   // ---- bulk and admin -----------------------------------------------------------
 
-  BulkWrite<T> bulk_write(BulkWriteOptions options = {}) const { return BulkWrite<T>(core_, options); }
+  BulkWrite<T> bulk_write(BulkWriteOptions<T> options = {}) const { return BulkWrite<T>(core_, std::move(options)); }
 
   /// Drops the collection (and its indexes). Dropping a missing collection is not an error.
   void drop() const { core_.drop(nullptr); }
@@ -374,33 +416,41 @@ class Collection {
   }
 
  private:
-  InsertOneResult<id_type> insert_one_in(detail::SessionState* session, T& value) {
+  template <class Options>
+  static const auto& spec(const Options& options) noexcept {
+    return detail::OptionsAccess::spec(options);
+  }
+
+  InsertOneResult<id_type> insert_one_in(detail::SessionState* session, T& value, const detail::InsertSpec& options) {
     assign_id_if_unset(value);
     if constexpr (has_id<T>) {  // the id is the member's: no need to read it back
-      core_.insert_one_with_id(session, to_bson(value));
+      core_.insert_one_with_id(session, to_bson(value), options);
       return {id_of(value)};
     } else {
-      return {detail::decode_written_id<id_type>(core_.insert_one(session, to_bson(value)), core_, "insert into ")};
+      return {detail::decode_written_id<id_type>(core_.insert_one(session, to_bson(value), options), core_,
+                                                 "insert into ")};
     }
   }
-  InsertOneResult<id_type> insert_one_copy(detail::SessionState* session, const T& value) {
+  InsertOneResult<id_type> insert_one_copy(detail::SessionState* session, const T& value,
+                                           const detail::InsertSpec& options) {
     if constexpr (generates_ids) {
       T copy = value;
-      return insert_one_in(session, copy);
+      return insert_one_in(session, copy, options);
     } else if constexpr (has_id<T>) {
-      core_.insert_one_with_id(session, to_bson(value));
+      core_.insert_one_with_id(session, to_bson(value), options);
       return {id_of(value)};
     } else {
-      return {detail::decode_written_id<id_type>(core_.insert_one(session, to_bson(value)), core_, "insert into ")};
+      return {detail::decode_written_id<id_type>(core_.insert_one(session, to_bson(value), options), core_,
+                                                 "insert into ")};
     }
   }
 
   template <class R>
-  InsertManyResult<id_type> insert_many_in(detail::SessionState* session, R&& values, const InsertManyOptions& options) {
+  InsertManyResult<id_type> insert_many_in(detail::SessionState* session, R&& values, const detail::InsertSpec& options) {
     std::vector<detail::BulkOperation> operations;
     if constexpr (std::ranges::sized_range<R>) operations.reserve(std::ranges::size(values));
     auto push = [&](const T& value) {
-      operations.push_back(detail::BulkOperation{detail::BulkOperation::Kind::insert_one, to_bson(value), {}, false});
+      operations.push_back(detail::BulkOperation{detail::BulkOperation::Kind::insert_one, to_bson(value), {}, {}});
     };
     for (auto&& value : values) {
       if constexpr (std::is_const_v<std::remove_reference_t<decltype(value)>>) {
@@ -424,16 +474,16 @@ class Collection {
   }
 
   template <class R>
-  Cursor<R> find_in(detail::SessionState* session, const Filter<T>& filter, FindOptions options) const {
+  Cursor<R> find_in(detail::SessionState* session, const Filter<T>& filter, FindOptions<T> options) const {
     if constexpr (!std::same_as<R, T> && !std::same_as<R, Document>) {
       // Compile-time checked: every member of R is a member of T of the same type.
       if (options.projection().empty()) options.projection(projection<T, R>());
     }
-    return Cursor<R>(core_.find(session, filter.bson(), options), core_);
+    return Cursor<R>(core_.find(session, filter.bson(), spec(options)), core_);
   }
 
   std::optional<T> find_by_id_in(detail::SessionState* session, const id_type& id) const {
-    FindOptions options;
+    FindOptions<T> options;
     options.limit(1);
     return find_in<T>(session, Filter<T>::raw(detail::id_filter(id)), std::move(options)).next();
   }
@@ -447,7 +497,7 @@ class Collection {
   }
 
   UpdateResult<id_type> update_in(detail::SessionState* session, detail::UpdateKind kind, const Document& filter,
-                                  const Document& update, const UpdateOptions& options) {
+                                  const Document& update, const detail::UpdateSpec& options) {
     detail::WriteOutcome outcome = core_.update(session, kind, filter, update, options);
     UpdateResult<id_type> result{outcome.matched, outcome.modified, std::nullopt};
     if (!outcome.upserted_ids.empty())
@@ -458,7 +508,7 @@ class Collection {
   }
 
   std::optional<T> modify_in(detail::SessionState* session, const Filter<T>& filter, const Document* update,
-                             const FindOneAndModifyOptions& options) {
+                             const detail::FindAndModifySpec& options) {
     std::optional<Document> image = core_.find_one_and_modify(session, filter.bson(), update, options);
     if (!image) return std::nullopt;
     return detail::decode_after_write(*image, core_, "findAndModify in ",

@@ -84,10 +84,16 @@ struct WriteOutcome : WriteCounts {
 struct BulkOperation {
   enum class Kind { insert_one, update_one, update_many, replace_one, delete_one, delete_many };
   Kind kind;
-  Document first;   // the document to insert, or the filter
-  Document second;  // the update or the replacement
-  bool upsert = false;
+  Document first;    // the document to insert, or the filter
+  Document second;   // the update or the replacement
+  Document options;  // of an update or replacement: upsert, arrayFilters, hint, collation
 };
+
+/// The options of one update statement (upsert, arrayFilters, hint, collation), as
+/// libmongoc takes them for update_one/many, replace_one and their bulk forms. Throws
+/// ConfigurationError when `spec` holds what a bulk write's statement cannot carry and
+/// `in_bulk` is set.
+Document statement_options(const UpdateSpec& spec, bool in_bulk);
 
 /// What became of a bulk write (insert_many() is a bulk write of inserts).
 struct BulkOutcome {
@@ -110,46 +116,57 @@ struct BulkOutcome {
 
 enum class UpdateKind { one, many, replace };
 
-/// A collection's names, made once per collection handle and shared by its copies and
-/// cursors (no string is copied per operation).
+/// Whether a server error says the namespace (collection or database) does not exist, in
+/// any of the forms servers use: code 26 (NamespaceNotFound), or a reply without a code
+/// whose message is "ns not found" / "ns does not exist" (MongoDB 7.0+ replies ok to a
+/// drop instead).
+bool namespace_not_found(std::int32_t code, std::string_view message) noexcept;
+
+/// A collection's names and settings, made once per collection handle and shared by its
+/// copies and cursors (no string is copied per operation).
 struct CollectionNames {
   std::string database;
   std::string name;
   std::string full;  // "database.name", for messages
+  /// The collection's read preference and concerns over its database's (unset: the client's).
+  Concerns concerns;
 };
 
 /// A collection of one database on one client. Cheap to copy; every operation borrows a
 /// client from the pool for its duration (or uses the session's client).
 class CollectionCore {
  public:
-  CollectionCore(std::shared_ptr<ClientState> client, std::string database, std::string name);
+  CollectionCore(std::shared_ptr<ClientState> client, std::string database, std::string name, Concerns concerns = {});
 
   const std::string& database_name() const noexcept { return names_->database; }
   const std::string& name() const noexcept { return names_->name; }
   const std::shared_ptr<const CollectionNames>& names() const noexcept { return names_; }
   const std::shared_ptr<ClientState>& client() const noexcept { return client_; }
+  const Concerns& concerns() const noexcept { return names_->concerns; }
+  /// This handle with `concerns` over its own (other copies keep theirs).
+  void set_concerns(const Concerns& concerns);
 
   /// Inserts `document`, putting a new ObjectId `_id` first when it has none. Returns `{_id: value}`.
-  Document insert_one(SessionState* session, Document document) const;
+  Document insert_one(SessionState* session, Document document, const InsertSpec& spec) const;
   /// The same for a document whose encoder always writes `_id` (a model with an id
   /// member): nothing to check, nothing to return.
-  void insert_one_with_id(SessionState* session, const Document& document) const;
-  CursorCore find(SessionState* session, const Document& filter, const FindOptions& options) const;
+  void insert_one_with_id(SessionState* session, const Document& document, const InsertSpec& spec) const;
+  CursorCore find(SessionState* session, const Document& filter, const FindSpec& spec) const;
   /// `pipeline` is a BSON array of stages or `{pipeline: [...]}`.
-  CursorCore aggregate(SessionState* session, const Document& pipeline, const AggregateOptions& options) const;
-  std::int64_t count(SessionState* session, const Document& filter, const CountOptions& options) const;
+  CursorCore aggregate(SessionState* session, const Document& pipeline, const AggregateSpec& spec) const;
+  std::int64_t count(SessionState* session, const Document& filter, const CountSpec& spec) const;
   WriteOutcome update(SessionState* session, UpdateKind kind, const Document& filter, const Document& update,
-                      const UpdateOptions& options) const;
-  WriteOutcome remove(SessionState* session, bool many, const Document& filter) const;
+                      const UpdateSpec& spec) const;
+  WriteOutcome remove(SessionState* session, bool many, const Document& filter, const DeleteSpec& spec) const;
   /// findAndModify: `update` is an update or a replacement document, nullptr removes.
   /// Returns the before/after image, or nothing when no document matched.
   std::optional<Document> find_one_and_modify(SessionState* session, const Document& filter, const Document* update,
-                                              const FindOneAndModifyOptions& options) const;
+                                              const FindAndModifySpec& spec) const;
   /// Sends the writes in as few commands as the server takes, one command at a time, so
   /// that the fate of each write is known when one fails; gives a new ObjectId `_id` to
   /// each inserted document without one. Reports errors in the outcome, never throws
   /// odm::Error. `operation` names it in messages ("insert into ", "bulk write to ").
-  BulkOutcome bulk_write(SessionState* session, std::vector<BulkOperation> operations, const WriteManyOptions& options,
+  BulkOutcome bulk_write(SessionState* session, std::vector<BulkOperation> operations, const InsertSpec& spec,
                          const char* operation) const;
   void drop(SessionState* session) const;
 

@@ -1,7 +1,7 @@
 #pragma once
 // odm::Cursor<T>: the results of a find or an aggregate as a move-only input range.
 //
-//   for (const Book& book : books.find(filter, odm::FindOptions{}.batch_size(50)))
+//   for (const Book& book : books.find(filter, odm::FindOptions<Book>{}.batch_size(50)))
 //     ...
 //
 // Batches are fetched lazily: the first with the command, the next (getMore) only when

@@ -2,12 +2,15 @@
 // Options of the client and of each operation: small value types whose setters return
 // *this, so they read as one expression,
 //
-//   auto cursor = books.find(filter, odm::FindOptions{}.sort(by_date).limit(10).batch_size(50));
+//   auto cursor = books.find(filter, odm::FindOptions<Book>{}.sort(by_date).limit(10).batch_size(50));
 //
-// Every option is unset until set; an unset option is not sent, so the server's own
-// default applies.
+// An option that was not set is not sent (the server's own default applies), except the
+// few whose default odm states (`ordered`, true).
 
+#include <odm/bson/codec.hpp>
 #include <odm/bson/document.hpp>
+#include <odm/driver/concerns.hpp>
+#include <odm/driver/errors.hpp>
 #include <odm/query/expression.hpp>
 
 #include <chrono>
@@ -17,6 +20,7 @@
 #include <vector>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace odm {
@@ -123,6 +127,21 @@ class ClientOptions {
     monitor_ = std::move(monitor);
     return *this;
   }
+  /// The client's read preference, read concern and write concern (over the URI's
+  /// readPreference, readConcernLevel, w, journal, wtimeoutMS); databases, collections
+  /// and operations override them.
+  ClientOptions& read_preference(ReadPreference preference) {
+    concerns_.read_preference = std::move(preference);
+    return *this;
+  }
+  ClientOptions& read_concern(ReadConcern concern) {
+    concerns_.read_concern = concern;
+    return *this;
+  }
+  ClientOptions& write_concern(WriteConcern concern) {
+    concerns_.write_concern = std::move(concern);
+    return *this;
+  }
 
   const std::optional<std::chrono::milliseconds>& server_selection_timeout() const noexcept {
     return server_selection_timeout_;
@@ -133,6 +152,9 @@ class ClientOptions {
   const std::optional<std::uint32_t>& max_pool_size() const noexcept { return max_pool_size_; }
   const std::optional<std::string>& app_name() const noexcept { return app_name_; }
   const CommandMonitor& command_monitor() const noexcept { return monitor_; }
+  const std::optional<ReadPreference>& read_preference() const noexcept { return concerns_.read_preference; }
+  const std::optional<ReadConcern>& read_concern() const noexcept { return concerns_.read_concern; }
+  const std::optional<WriteConcern>& write_concern() const noexcept { return concerns_.write_concern; }
 
  private:
   std::optional<std::chrono::milliseconds> server_selection_timeout_;
@@ -142,199 +164,411 @@ class ClientOptions {
   std::optional<std::uint32_t> max_pool_size_;
   std::optional<std::string> app_name_;
   CommandMonitor monitor_;
+  detail::Concerns concerns_;
 };
 
 // ----------------------------------------------------------------------------------
 // Operations
-
-/// find(): sort, projection, skip, limit, batch size, time limit.
-class FindOptions {
- public:
-  template <class T>
-  FindOptions& sort(const Sort<T>& sort) {
-    sort_ = sort.bson();
-    return *this;
-  }
-  /// A sort written as BSON (`{published_date: -1}`).
-  FindOptions& sort(Document sort) {
-    sort_ = std::move(sort);
-    return *this;
-  }
-  /// The fields to return: odm::projection<Movie, MovieSummary>(). Collection<T>::find<Summary>()
-  /// sets it from Summary's fields when it is not set.
-  template <class T, class Result>
-  FindOptions& projection(const Projection<T, Result>& projection) {
-    projection_ = projection.bson();
-    return *this;
-  }
-  /// A projection written as BSON (`{title: 1, _id: 0}`).
-  FindOptions& projection(Document projection) {
-    projection_ = std::move(projection);
-    return *this;
-  }
-  FindOptions& skip(std::int64_t count) {
-    skip_ = count;
-    return *this;
-  }
-  FindOptions& limit(std::int64_t count) {
-    limit_ = count;
-    return *this;
-  }
-  /// Documents per batch (the first reply and each getMore). Server default: 101 first.
-  FindOptions& batch_size(std::int32_t count) {
-    batch_size_ = count;
-    return *this;
-  }
-  /// Server-side time limit (maxTimeMS).
-  FindOptions& max_time(std::chrono::milliseconds limit) {
-    max_time_ = limit;
-    return *this;
-  }
-
-  /// `{}` when unset (which the server reads as "no sort" / "every field").
-  const Document& sort() const noexcept { return sort_; }
-  const Document& projection() const noexcept { return projection_; }
-  const std::optional<std::int64_t>& skip() const noexcept { return skip_; }
-  const std::optional<std::int64_t>& limit() const noexcept { return limit_; }
-  const std::optional<std::int32_t>& batch_size() const noexcept { return batch_size_; }
-  const std::optional<std::chrono::milliseconds>& max_time() const noexcept { return max_time_; }
-
- private:
-  // Plain Documents, not optional ones: an empty sort or projection means the same as
-  // none, and g++ 12 reports a false -Wmaybe-uninitialized when it inlines the copy of
-  // an optional Document.
-  Document sort_;
-  Document projection_;
-  std::optional<std::int64_t> skip_;
-  std::optional<std::int64_t> limit_;
-  std::optional<std::int32_t> batch_size_;
-  std::optional<std::chrono::milliseconds> max_time_;
-};
-
-/// count(): skip and limit.
-class CountOptions {
- public:
-  CountOptions& skip(std::int64_t count) {
-    skip_ = count;
-    return *this;
-  }
-  CountOptions& limit(std::int64_t count) {
-    limit_ = count;
-    return *this;
-  }
-  const std::optional<std::int64_t>& skip() const noexcept { return skip_; }
-  const std::optional<std::int64_t>& limit() const noexcept { return limit_; }
-
- private:
-  std::optional<std::int64_t> skip_;
-  std::optional<std::int64_t> limit_;
-};
-
-/// update_one(), update_many(), replace_one(): insert when nothing matches.
-class UpdateOptions {
- public:
-  UpdateOptions& upsert(bool value = true) {
-    upsert_ = value;
-    return *this;
-  }
-  bool upserts() const noexcept { return upsert_; }
-  /// The filters of the `$[<identifier>]` positional operators the update uses, e.g.
-  /// `{"c.by": "joe"}` for `{$set: {"checkout.$[c].date": ...}}`. (update_one/update_many only.)
-  UpdateOptions& array_filters(std::vector<Document> filters) {
-    array_filters_ = std::move(filters);
-    return *this;
-  }
-  const std::vector<Document>& array_filters() const noexcept { return array_filters_; }
-
- private:
-  bool upsert_ = false;
-  std::vector<Document> array_filters_;
-};
-using ReplaceOptions = UpdateOptions;
-
-/// insert_many() and bulk writes: stop at the first error (ordered, the default) or
-/// attempt every write.
-class WriteManyOptions {
- public:
-  WriteManyOptions& ordered(bool value) {
-    ordered_ = value;
-    return *this;
-  }
-  bool ordered() const noexcept { return ordered_; }
-
- private:
-  bool ordered_ = true;
-};
-using InsertManyOptions = WriteManyOptions;
-using BulkWriteOptions = WriteManyOptions;
+//
+// Each operation's options are typed by the collection's model T, so a sort, projection
+// or hint over another model does not compile. What the commands share (comment, time
+// limit, read preference, read and write concern, hint, collation) is in one base,
+// OperationOptions, and reaches the command in one place (odm/driver/collection.cpp).
+// Each operation offers only what its command takes.
 
 /// Which version of the document find_one_and_update/replace returns.
 enum class ReturnDocument { before, after };
 
-/// find_one_and_update(), find_one_and_replace(), find_one_and_delete().
-class FindOneAndModifyOptions {
+namespace detail {
+
+/// The settings every command may carry. An operation's options class exposes the
+/// setters of the ones its command takes.
+struct CommonSpec {
+  Concerns concerns;
+  std::optional<std::string> comment;
+  std::optional<std::chrono::milliseconds> max_time;
+  /// `{}` when unset; else `{hint: "name"}` or `{hint: {keys}}`.
+  Document hint;
+  std::optional<Collation> collation;
+
+  /// Whether a setting a per-write statement of a bulk write cannot carry is set.
+  bool has_command_settings() const noexcept { return !concerns.empty() || comment || max_time; }
+};
+
+struct FindSpec : CommonSpec {
+  Document sort;        // `{}`: no sort
+  Document projection;  // `{}`: every field
+  std::optional<std::int64_t> skip;
+  std::optional<std::int64_t> limit;
+  std::optional<std::int32_t> batch_size;
+};
+
+struct CountSpec : CommonSpec {
+  std::optional<std::int64_t> skip;
+  std::optional<std::int64_t> limit;
+};
+
+struct AggregateSpec : CommonSpec {
+  std::optional<std::int32_t> batch_size;
+  std::optional<bool> allow_disk_use;
+};
+
+/// update_one/update_many/replace_one (array_filters stay empty for a replacement).
+struct UpdateSpec : CommonSpec {
+  bool upsert = false;
+  std::vector<Document> array_filters;
+};
+
+struct DeleteSpec : CommonSpec {};
+
+struct InsertSpec : CommonSpec {
+  bool ordered = true;
+};
+
+struct FindAndModifySpec : CommonSpec {
+  ReturnDocument image = ReturnDocument::before;
+  bool upsert = false;
+  Document sort;
+  Document projection;
+  std::vector<Document> array_filters;
+};
+
+/// The driver's way to read an options object's settings.
+struct OptionsAccess {
+  template <class Options>
+  static const auto& spec(const Options& options) noexcept {
+    return options.spec_;
+  }
+};
+
+/// What a command takes besides a comment (which every command takes).
+enum Takes : unsigned {
+  takes_max_time = 1U << 0U,
+  takes_read_settings = 1U << 1U,  // read preference and read concern
+  takes_write_concern = 1U << 2U,
+  takes_hint = 1U << 3U,
+  takes_collation = 1U << 4U,
+};
+
+}  // namespace detail
+
+/// The base of every operation's options: `Derived` is the operation's options class (so
+/// the setters chain), T the collection's model, `Spec` what it holds, `takes` which of
+/// the shared settings its command accepts (the others do not compile).
+template <class Derived, class T, class Spec, unsigned takes>
+class OperationOptions {
  public:
-  FindOneAndModifyOptions& return_document(ReturnDocument which) {
-    return_document_ = which;
+  /// A comment the server records with the command (logs, profiler, currentOp).
+  Derived& comment(std::string text) {
+    spec_.comment = std::move(text);
+    return self();
+  }
+  /// maxTimeMS: the server stops the command once it has run this long, and the call
+  /// throws odm::ServerError (code 50, MaxTimeMSExpired). Must not be negative.
+  Derived& max_time(std::chrono::milliseconds limit)
+    requires((takes & detail::takes_max_time) != 0)
+  {
+    if (limit.count() < 0)
+      throw ConfigurationError("odm: max_time must not be negative, not " + std::to_string(limit.count()) + " ms");
+    spec_.max_time = limit;
+    return self();
+  }
+  /// Where the read may go; overrides the collection's, database's and client's.
+  Derived& read_preference(ReadPreference preference)
+    requires((takes & detail::takes_read_settings) != 0)
+  {
+    spec_.concerns.read_preference = std::move(preference);
+    return self();
+  }
+  /// What the read may see; overrides the levels above. Not allowed inside a
+  /// transaction (the transaction's own applies): the operation throws ConfigurationError.
+  Derived& read_concern(ReadConcern concern)
+    requires((takes & detail::takes_read_settings) != 0)
+  {
+    spec_.concerns.read_concern = concern;
+    return self();
+  }
+  /// What the write waits for; overrides the levels above. Not allowed inside a
+  /// transaction (the transaction's own applies): the operation throws ConfigurationError.
+  Derived& write_concern(WriteConcern concern)
+    requires((takes & detail::takes_write_concern) != 0)
+  {
+    spec_.concerns.write_concern = std::move(concern);
+    return self();
+  }
+  /// The index to use, by name. The server refuses a hint naming no index.
+  Derived& hint(std::string index_name)
+    requires((takes & detail::takes_hint) != 0)
+  {
+    spec_.hint = Document();
+    detail::check_append(bson_append_utf8(spec_.hint.get_mutable(), "hint", 4, index_name.data(),
+                                          static_cast<int>(index_name.size())));
+    return self();
+  }
+  /// The index to use, by its keys: odm::sort(odm::asc(&T::member), ...) over T's members.
+  Derived& hint(const Sort<T>& keys)
+    requires((takes & detail::takes_hint) != 0)
+  {
+    spec_.hint = Document();
+    detail::check_append(bson_append_document(spec_.hint.get_mutable(), "hint", 4, keys.bson().get()));
+    return self();
+  }
+  template <class Other>
+    requires((takes & detail::takes_hint) != 0)
+  Derived& hint(const Sort<Other>&) {
+    static_assert(std::is_same_v<Other, T>,
+                  "odm: this hint's keys are over another model than the collection's; build them from the "
+                  "collection's members, odm::sort(odm::asc(&Model::member))");
+    return self();
+  }
+  /// How strings compare in the filter (and sort).
+  Derived& collation(Collation value)
+    requires((takes & detail::takes_collation) != 0)
+  {
+    spec_.collation = std::move(value);
+    return self();
+  }
+
+ protected:
+  friend struct detail::OptionsAccess;
+  Derived& self() noexcept { return static_cast<Derived&>(*this); }
+
+  template <class Other>
+  static void refuse_sort() {
+    static_assert(std::is_same_v<Other, T>,
+                  "odm: this sort is over another model than the collection's; build it from the collection's "
+                  "members, odm::sort(odm::asc(&Model::member))");
+  }
+  template <class Other>
+  static void refuse_projection() {
+    static_assert(std::is_same_v<Other, T>,
+                  "odm: this projection is of another model than the collection's; build it as "
+                  "odm::projection<Model, Result>()");
+  }
+
+  Spec spec_;
+};
+
+/// find() and find_one() on a collection of T.
+template <class T>
+class FindOptions
+    : public OperationOptions<FindOptions<T>, T, detail::FindSpec,
+                              detail::takes_max_time | detail::takes_read_settings | detail::takes_hint |
+                                  detail::takes_collation> {
+ public:
+  /// The order of the results: odm::sort(odm::desc(&T::member), ...), over T's members.
+  FindOptions& sort(const Sort<T>& sort) {
+    this->spec_.sort = sort.bson();
     return *this;
   }
-  FindOneAndModifyOptions& upsert(bool value = true) {
-    upsert_ = value;
+  template <class Other>
+  FindOptions& sort(const Sort<Other>&) {
+    this->template refuse_sort<Other>();
     return *this;
   }
-  /// Which document to modify when several match.
-  template <class T>
-  FindOneAndModifyOptions& sort(const Sort<T>& sort) {
-    sort_ = sort.bson();
+  /// The fields to return: odm::projection<T, Summary>(). Collection<T>::find<Summary>()
+  /// sets it from Summary's fields when it is not set.
+  template <class Result>
+  FindOptions& projection(const Projection<T, Result>& projection) {
+    this->spec_.projection = projection.bson();
     return *this;
   }
-  FindOneAndModifyOptions& sort(Document sort) {
-    sort_ = std::move(sort);
+  template <class Other, class Result>
+  FindOptions& projection(const Projection<Other, Result>&) {
+    this->template refuse_projection<Other>();
     return *this;
   }
-  template <class T, class Result>
-  FindOneAndModifyOptions& projection(const Projection<T, Result>& projection) {
-    projection_ = projection.bson();
+  FindOptions& skip(std::int64_t count) {
+    this->spec_.skip = count;
     return *this;
   }
-  FindOneAndModifyOptions& projection(Document projection) {
-    projection_ = std::move(projection);
+  FindOptions& limit(std::int64_t count) {
+    this->spec_.limit = count;
+    return *this;
+  }
+  /// Documents per batch (the first reply and each getMore). Server default: 101 first.
+  FindOptions& batch_size(std::int32_t count) {
+    this->spec_.batch_size = count;
     return *this;
   }
 
-  ReturnDocument return_document() const noexcept { return return_document_; }
-  bool upserts() const noexcept { return upsert_; }
   /// `{}` when unset.
-  const Document& sort() const noexcept { return sort_; }
-  const Document& projection() const noexcept { return projection_; }
-
- private:
-  ReturnDocument return_document_ = ReturnDocument::before;
-  bool upsert_ = false;
-  Document sort_;
-  Document projection_;
+  const Document& projection() const noexcept { return this->spec_.projection; }
 };
-using FindOneAndUpdateOptions = FindOneAndModifyOptions;
-using FindOneAndReplaceOptions = FindOneAndModifyOptions;
-using FindOneAndDeleteOptions = FindOneAndModifyOptions;
 
-/// aggregate().
-class AggregateOptions {
+/// count() (an aggregation counting the matches).
+template <class T>
+class CountOptions
+    : public OperationOptions<CountOptions<T>, T, detail::CountSpec,
+                              detail::takes_max_time | detail::takes_read_settings | detail::takes_hint |
+                                  detail::takes_collation> {
  public:
-  AggregateOptions& batch_size(std::int32_t count) {
-    batch_size_ = count;
+  CountOptions& skip(std::int64_t count) {
+    this->spec_.skip = count;
     return *this;
   }
-  AggregateOptions& allow_disk_use(bool value = true) {
-    allow_disk_use_ = value;
+  CountOptions& limit(std::int64_t count) {
+    this->spec_.limit = count;
     return *this;
   }
-  const std::optional<std::int32_t>& batch_size() const noexcept { return batch_size_; }
-  const std::optional<bool>& allows_disk_use() const noexcept { return allow_disk_use_; }
-
- private:
-  std::optional<std::int32_t> batch_size_;
-  std::optional<bool> allow_disk_use_;
 };
+
+/// aggregate(). (The write concern matters to a pipeline ending in $out or $merge.)
+template <class T>
+class AggregateOptions
+    : public OperationOptions<AggregateOptions<T>, T, detail::AggregateSpec,
+                              detail::takes_max_time | detail::takes_read_settings | detail::takes_write_concern |
+                                  detail::takes_hint | detail::takes_collation> {
+ public:
+  /// Documents per batch of the result cursor (the first reply and each getMore).
+  AggregateOptions& batch_size(std::int32_t count) {
+    this->spec_.batch_size = count;
+    return *this;
+  }
+  /// Let stages that exceed their memory limit write temporary files.
+  AggregateOptions& allow_disk_use(bool value = true) {
+    this->spec_.allow_disk_use = value;
+    return *this;
+  }
+};
+
+// libmongoc 1.23 puts the extra options of update and replace into each update statement
+// (where the server refuses maxTimeMS) and refuses them on bulk writes, so update_one,
+// update_many, replace_one, insert_many and bulk writes offer no max_time.
+
+/// update_one() and update_many(), and their bulk-write forms (where only upsert,
+/// array_filters, hint and collation apply: the rest belongs to BulkWriteOptions).
+template <class T>
+class UpdateOptions
+    : public OperationOptions<UpdateOptions<T>, T, detail::UpdateSpec,
+                              detail::takes_write_concern | detail::takes_hint | detail::takes_collation> {
+ public:
+  /// Insert a document when none matches.
+  UpdateOptions& upsert(bool value = true) {
+    this->spec_.upsert = value;
+    return *this;
+  }
+  /// The filters of the `$[<identifier>]` positional operators the update uses, e.g.
+  /// `{"c.by": "joe"}` for `{$set: {"checkout.$[c].date": ...}}`.
+  UpdateOptions& array_filters(std::vector<Document> filters) {
+    this->spec_.array_filters = std::move(filters);
+    return *this;
+  }
+};
+
+/// replace_one() and its bulk-write form: a replacement has no array filters.
+template <class T>
+class ReplaceOptions
+    : public OperationOptions<ReplaceOptions<T>, T, detail::UpdateSpec,
+                              detail::takes_write_concern | detail::takes_hint | detail::takes_collation> {
+ public:
+  /// Insert the replacement when no document matches.
+  ReplaceOptions& upsert(bool value = true) {
+    this->spec_.upsert = value;
+    return *this;
+  }
+};
+
+/// delete_one() and delete_many().
+template <class T>
+class DeleteOptions
+    : public OperationOptions<DeleteOptions<T>, T, detail::DeleteSpec,
+                              detail::takes_max_time | detail::takes_write_concern | detail::takes_hint |
+                                  detail::takes_collation> {};
+
+/// insert_one().
+template <class T>
+class InsertOneOptions
+    : public OperationOptions<InsertOneOptions<T>, T, detail::InsertSpec,
+                              detail::takes_max_time | detail::takes_write_concern> {};
+
+/// insert_many() and bulk_write(): stop at the first error (ordered, the default, always
+/// sent) or attempt every write.
+template <class T>
+class InsertManyOptions
+    : public OperationOptions<InsertManyOptions<T>, T, detail::InsertSpec, detail::takes_write_concern> {
+ public:
+  InsertManyOptions& ordered(bool value) {
+    this->spec_.ordered = value;
+    return *this;
+  }
+};
+template <class T>
+class BulkWriteOptions
+    : public OperationOptions<BulkWriteOptions<T>, T, detail::InsertSpec, detail::takes_write_concern> {
+ public:
+  BulkWriteOptions& ordered(bool value) {
+    this->spec_.ordered = value;
+    return *this;
+  }
+};
+
+/// What find_one_and_update/_replace/_delete share: which document when several match,
+/// and the fields to return.
+template <class Derived, class T>
+class FindAndModifyOptions
+    : public OperationOptions<Derived, T, detail::FindAndModifySpec,
+                              detail::takes_max_time | detail::takes_write_concern | detail::takes_hint |
+                                  detail::takes_collation> {
+ public:
+  /// Which document to modify when several match.
+  Derived& sort(const Sort<T>& sort) {
+    this->spec_.sort = sort.bson();
+    return this->self();
+  }
+  template <class Other>
+  Derived& sort(const Sort<Other>&) {
+    this->template refuse_sort<Other>();
+    return this->self();
+  }
+  /// The fields of the returned document: odm::projection<T, T>() or raw.
+  template <class Result>
+  Derived& projection(const Projection<T, Result>& projection) {
+    this->spec_.projection = projection.bson();
+    return this->self();
+  }
+  template <class Other, class Result>
+  Derived& projection(const Projection<Other, Result>&) {
+    this->template refuse_projection<Other>();
+    return this->self();
+  }
+};
+
+/// find_one_and_update().
+template <class T>
+class FindOneAndUpdateOptions : public FindAndModifyOptions<FindOneAndUpdateOptions<T>, T> {
+ public:
+  FindOneAndUpdateOptions& return_document(ReturnDocument which) {
+    this->spec_.image = which;
+    return *this;
+  }
+  FindOneAndUpdateOptions& upsert(bool value = true) {
+    this->spec_.upsert = value;
+    return *this;
+  }
+  /// As UpdateOptions::array_filters.
+  FindOneAndUpdateOptions& array_filters(std::vector<Document> filters) {
+    this->spec_.array_filters = std::move(filters);
+    return *this;
+  }
+};
+
+/// find_one_and_replace().
+template <class T>
+class FindOneAndReplaceOptions : public FindAndModifyOptions<FindOneAndReplaceOptions<T>, T> {
+ public:
+  FindOneAndReplaceOptions& return_document(ReturnDocument which) {
+    this->spec_.image = which;
+    return *this;
+  }
+  FindOneAndReplaceOptions& upsert(bool value = true) {
+    this->spec_.upsert = value;
+    return *this;
+  }
+};
+
+/// find_one_and_delete(): it returns the deleted document; nothing to upsert.
+template <class T>
+class FindOneAndDeleteOptions : public FindAndModifyOptions<FindOneAndDeleteOptions<T>, T> {};
 
 }  // namespace odm

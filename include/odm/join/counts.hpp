@@ -111,7 +111,7 @@ ChildCounts<Parent> count_children_of(const Database& db, const std::vector<Page
   for (const Document& filter : detail::in_filters(field, result.gathered_.ids, options)) {
     // One row per parent of the batch that has children: all in the first reply.
     auto rows = collection.template aggregate_raw<Document>(detail::count_pipeline(field, filter),
-                                                             AggregateOptions{}.batch_size(per_reply));
+                                                             AggregateOptions<Child>{}.batch_size(per_reply));
     for (const Document& row : rows) {
       bson_iter_t it;
       if (!bson_iter_init_find(&it, row.get(), "_id"))

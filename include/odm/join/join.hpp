@@ -166,8 +166,8 @@ std::vector<T> fetch_where_in(const Collection<T>& collection, std::string_view 
   if (ids.empty()) return found;
   found.reserve(ids.size());
   for (Document& filter : in_filters(field, ids, options)) {
-    FindOptions find_options;
-    if (!sort.empty()) find_options.sort(sort);
+    FindOptions<T> find_options;
+    if (!sort.empty()) find_options.sort(Sort<T>::raw(sort));
     auto cursor = collection.find(Filter<T>::raw(std::move(filter)), std::move(find_options));
     SkipReport::prepare(options, cursor);
     for (T& value : cursor) found.push_back(std::move(value));

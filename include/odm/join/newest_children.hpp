@@ -59,7 +59,7 @@ void fetch_newest_children(const Database& db, const Collection<Child>& collecti
       const std::size_t at_most = limit > most / batch.size() ? most : limit * batch.size();
       auto cursor = collection.template aggregate_raw<Child>(
           children_pipeline(collection.name(), field, batch, sort, limit),
-          AggregateOptions{}.batch_size(static_cast<std::int32_t>(at_most)));
+          AggregateOptions<Child>{}.batch_size(static_cast<std::int32_t>(at_most)));
       for (Child& child : cursor) place(std::move(child));
     }
     return;
@@ -67,8 +67,8 @@ void fetch_newest_children(const Database& db, const Collection<Child>& collecti
   for (const Id& parent : parents) {
     Document filter;
     encode_reference_id(filter.get_mutable(), field, ReferenceId(parent));
-    FindOptions options;
-    if (!sort.empty()) options.sort(sort);
+    FindOptions<Child> options;
+    if (!sort.empty()) options.sort(Sort<Child>::raw(sort));
     options.limit(static_cast<std::int64_t>(std::min(limit, most)))
         .batch_size(static_cast<std::int32_t>(std::min(limit, most)));
     for (Child& child : collection.find(Filter<Child>::raw(std::move(filter)), std::move(options)))

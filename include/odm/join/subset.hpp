@@ -166,7 +166,7 @@ bool read_owner(const Collection<Owner>& owners, const Document& owner_filter, s
   Document projection;
   check_append(bson_append_int32(projection.get_mutable(), field.data(), key_length(field), 1));
   const std::optional<Document> owner =
-      owners.template find_one<Document>(Filter<Owner>::raw(owner_filter), FindOptions{}.projection(std::move(projection)));
+      owners.template find_one<Document>(Filter<Owner>::raw(owner_filter), FindOptions<Owner>{}.projection(Projection<Owner, Document>::raw(std::move(projection))));
   if (!owner) return false;
   out = EmbeddedArray{};
   bson_iter_t it;
@@ -251,7 +251,7 @@ bool settle(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type
     }
     // Read strictly after the moment owner_array describes.
     const Document wanted = embedded_array(
-        items.find(Filter<T>::raw(items_filter), FindOptions{}.sort(order).limit(static_cast<std::int64_t>(N)))
+        items.find(Filter<T>::raw(items_filter), FindOptions<T>{}.sort(Sort<T>::raw(order)).limit(static_cast<std::int64_t>(N)))
             .to_vector());
     if (auto hook = std::exchange(after_full_read, nullptr)) hook();
     if (owner_array == wanted) return true;

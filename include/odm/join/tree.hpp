@@ -139,7 +139,7 @@ std::optional<T> parent(const Collection<T>& collection, const T& node, RefMany<
   Document by_id;
   odm::detail::check_append(bson_append_int32(by_id.get_mutable(), "_id", 3, 1));
   return collection.find_one(detail::trees::equals<T>(field, detail::trees::id_of_node(node)),
-                             FindOptions{}.sort(std::move(by_id)));
+                             FindOptions<T>{}.sort(Sort<T>::raw(std::move(by_id))));
 }
 
 /// The parent, grandparent, ... up to the root, through the child lists: one
