@@ -24,7 +24,7 @@
 
 namespace odm::detail {
 
-class ClientState;   // the pool, its URI and the monitor (odm/driver/client_state.hpp)
+class ClientState;   // the pool, its URI and the monitor (odm/driver/state.hpp, inside the library)
 class SessionState;  // a mongoc_client_session_t with the pooled client it belongs to
 class CursorState;   // a mongoc_cursor_t with the collection and client it reads from
 

@@ -23,9 +23,9 @@
 //
 //   2. One-off pass: read every document, and write back those whose field
 //      was_legacy() (at the codec level: `auto doc = odm::from_bson<Clothes>(bson);`,
-//      then `odm::to_bson(doc)` and replace the stored document; the driver layer wraps
-//      this). To avoid re-reading everything, select candidates on the server with
-//      `{price: {$type: ["long", "int", "string"]}}`. As the guide advises, test it on a
+//      then `odm::to_bson(doc)` and replace the stored document;
+//      examples/money_models.cpp shows the whole pass). To avoid re-reading everything,
+//      select candidates on the server with `{price: {$type: ["long", "int", "string"]}}`. As the guide advises, test it on a
 //      copy first; once no legacy shape is left, change the member to odm::Decimal
 //      (or odm::Money), which reads Decimal128 only.
 
