@@ -74,6 +74,16 @@ struct Student {
   };
 };
 
+/// Two references of one model, for resolving several relations with one set of options.
+struct Edition {
+  std::int64_t id = 0;
+  odm::Ref<Publisher, odm::Dangling::keep> publisher;
+  odm::Ref<Department, odm::Dangling::keep> department;
+  struct odm_model {
+    static constexpr std::string_view collection = "editions";
+  };
+};
+
 class BadDocuments : public odm_test::DriverTest {
  protected:
   /// Stores documents as written, whatever the models say.
@@ -322,3 +332,46 @@ TEST_F(BadDocuments, MatchesAReferenceModelOnRandomData) {
 }
 
 }  // namespace
+
+TEST_F(BadDocuments, SeveralRelationsTakeOneSetOfOptionsAndReportWhatEachSkipped) {
+  store_publishers();
+  insert_raw("departments", R"([{"_id": "math", "name": "Mathematics"}, {"_id": "bad", "name": 7}])");
+  std::vector<Edition> editions(2);
+  editions[0].id = 1;
+  editions[0].publisher = odm::Ref<Publisher, odm::Dangling::keep>("p2");
+  editions[0].department = odm::Ref<Department, odm::Dangling::keep>("math");
+  editions[1].id = 2;
+  editions[1].publisher = odm::Ref<Publisher, odm::Dangling::keep>("p1");
+  editions[1].department = odm::Ref<Department, odm::Dangling::keep>("bad");
+
+  auto copy = editions;
+  EXPECT_THROW(odm::resolve(db(), copy, odm::with(&Edition::publisher), odm::with(&Edition::department)),
+               odm::DecodeError)
+      << "without options, the first bad target throws";
+
+  odm::JoinOptions skip;
+  skip.bad_documents = odm::BadDocuments::skip;
+  const auto skipped = odm::resolve(db(), editions, skip, odm::with(&Edition::publisher), odm::with(&Edition::department));
+  EXPECT_EQ(skipped_ids(skipped), (std::vector<std::string>{R"({ "_id" : "p2" })", R"({ "_id" : "bad" })"}))
+      << "the first relation's, then the second's";
+  EXPECT_TRUE(editions[0].publisher.is_dangling());
+  EXPECT_EQ(editions[0].department->name, "Mathematics");
+  EXPECT_EQ(editions[1].publisher->name, "One");
+  EXPECT_TRUE(editions[1].department.is_dangling());
+}
+
+TEST_F(BadDocuments, AChainOfWithsHeldByAutoRefStaysValid) {
+  insert_raw("departments", R"([{"_id": "math", "name": "Mathematics"}])");
+  insert_raw("courses", R"([{"_id": "c1", "name": "Algebra", "department": "math"}])");
+  insert_raw("students", R"([{"_id": 1, "courses": ["c1"]}, {"_id": 2, "courses": "not a list"}])");
+  // Each .with(...) returns the result by value: `auto&&` extends its life (under
+  // AddressSanitizer, a reference to the destroyed temporary is a stack-use-after-scope).
+  auto&& students = db().collection<Student>()
+                        .find({}, odm::FindOptions<Student>{}.sort(odm::sort(odm::asc(&Student::id))))
+                        .skip_bad_documents()
+                        .with(&Student::courses)
+                        .with(&Student::courses, odm::with(&Course::department));
+  ASSERT_EQ(students.size(), 1u);
+  EXPECT_EQ(students[0].courses.at(0).department->name, "Mathematics");
+  EXPECT_EQ(skipped_ids(students.skipped()), (std::vector<std::string>{R"({ "_id" : 2 })"}));
+}

@@ -312,13 +312,25 @@ std::vector<SkippedDocument> resolve(const Database& db, std::vector<T>& documen
   return skipped;
 }
 
-/// Resolves several relations, one after another.
+/// Resolves several relations, one after another, each with `options`. Returns what
+/// every relation skipped (only with BadDocuments::skip), relation after relation.
+template <class T, class... More>
+std::vector<SkippedDocument> resolve(const Database& db, std::vector<T>& documents, const JoinOptions& options,
+                                     const Relation<T>& first, const More&... more) {
+  static_assert((std::is_convertible_v<const More&, const Relation<T>&> && ...),
+                "odm::resolve: after the options, pass only relations of the documents' model (odm::with(...))");
+  std::vector<SkippedDocument> skipped;
+  const JoinOptions reporting = detail::SkipReport::into(options, skipped);
+  first(db, documents, reporting);
+  (more(db, documents, reporting), ...);
+  return skipped;
+}
+
+/// Resolves several relations, one after another, with the default options.
 template <class T, class... More>
 std::vector<SkippedDocument> resolve(const Database& db, std::vector<T>& documents, const Relation<T>& first,
                                      const More&... more) {
-  first(db, documents, JoinOptions{});
-  (more(db, documents, JoinOptions{}), ...);
-  return {};
+  return resolve(db, documents, JoinOptions{}, first, more...);
 }
 
 /// A result set that has been read in full and whose references are being resolved:
@@ -331,8 +343,10 @@ class Resolved {
            std::vector<SkippedDocument> skipped = {})
       : db_(std::move(db)), documents_(std::move(documents)), options_(options), skipped_(std::move(skipped)) {}
 
+  /// Returns the result by value, so that `auto&& r = find(f).with(a).with(b);` holds it
+  /// rather than a reference to a temporary destroyed at the end of the statement.
   template <class M, class... Nested>
-  Resolved&& with(M T::*member, Nested... nested) && {
+  Resolved with(M T::*member, Nested... nested) && {
     odm::with(member, std::move(nested)...)(db_, documents_, detail::SkipReport::into(options_, skipped_));
     return std::move(*this);
   }
