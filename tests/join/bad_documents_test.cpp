@@ -78,10 +78,7 @@ struct Student {
 struct Edition {
   std::int64_t id = 0;
   odm::Ref<Publisher, odm::Dangling::keep> publisher;
-  odm::Ref<Department, odm::Dangling::keep> department;
-  struct odm_model {
-    static constexpr std::string_view collection = "editions";
-  };
+  odm::Ref<Department, odm::Dangling::keep> department;  // never stored: no collection named
 };
 
 class BadDocuments : public odm_test::DriverTest {
