@@ -1,226 +1,356 @@
-// The parts of typed queries that do not depend on a model: combining filters and
-// updates. Compiled once here instead of in every file that builds queries.
+// The one place where typed filters, updates and sorts become BSON, and where MongoDB's
+// rules for combining them live. Compiled once here instead of in every file that
+// builds queries.
+#include <odm/bson/writer.hpp>
 #include <odm/query/filter.hpp>
 #include <odm/query/update.hpp>
 #include <odm/query/value.hpp>
 
 #include <algorithm>
-#include <iterator>
+#include <memory>
 
 namespace odm::detail {
 
-std::vector<std::string> top_level_keys(const Document& document) {
-  std::vector<std::string> keys;
-  bson_iter_t it;
-  if (bson_iter_init(&it, document.get()))
-    while (next(it)) keys.emplace_back(iter_key(it));
-  return keys;
+namespace {
+
+using Kind = FilterNode::Kind;
+
+std::string_view op_name(ConditionOp op) {
+  switch (op) {
+    case ConditionOp::eq: return "$eq";
+    case ConditionOp::ne: return "$ne";
+    case ConditionOp::lt: return "$lt";
+    case ConditionOp::lte: return "$lte";
+    case ConditionOp::gt: return "$gt";
+    case ConditionOp::gte: return "$gte";
+    case ConditionOp::in: return "$in";
+    case ConditionOp::nin: return "$nin";
+    case ConditionOp::all: return "$all";
+    case ConditionOp::exists: return "$exists";
+    case ConditionOp::size: return "$size";
+    case ConditionOp::regex: return "$regex";
+    case ConditionOp::elem_match: return "$elemMatch";
+  }
+  return "";
 }
 
-bool single_key(const Document& document, bson_iter_t& it) {
-  if (!bson_iter_init(&it, document.get()) || !next(it)) return false;
-  bson_iter_t after = it;
-  return !next(after);
+FilterExpr make_node(FilterNode node) { return std::make_shared<const FilterNode>(std::move(node)); }
+
+/// The one element an operand is stored as.
+bson_iter_t operand(const Document& value) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, value.get()) || !next(it)) throw ValueError("a query condition has no operand");
+  return it;
 }
 
-void collect_operands(const Document& document, std::string_view op, std::vector<Document>& out) {
-  bson_iter_t it;
-  if (single_key(document, it) && iter_key(it) == op && BSON_ITER_HOLDS_ARRAY(&it)) {
-    bson_iter_t item = recurse(it);
-    while (next(item)) {
-      if (!BSON_ITER_HOLDS_DOCUMENT(&item)) throw ValueError(std::string(op) + " holds a non-document");
-      std::uint32_t length = 0;
-      const std::uint8_t* data = nullptr;
-      bson_iter_document(&item, &length, &data);
-      bson_t view;
-      if (!bson_init_static(&view, data, length)) throw ValueError("malformed " + std::string(op) + " operand");
-      out.push_back(Document::copy_of(&view));
+void append_operand(bson_t* out, std::string_view key, const Document& value) {
+  const bson_iter_t it = operand(value);
+  check_append(bson_append_iter(out, key.data(), key_length(key), &it));
+}
+
+// ---- filters in a document ------------------------------------------------------------
+//
+// MongoDB ANDs the fields of one filter document implicitly, and a document holds each
+// key once: "use an explicit AND with the $and operator when the same field or operator
+// has to be specified in multiple expressions"
+// (https://www.mongodb.com/docs/manual/reference/operator/query/and/). So the operands
+// of && share one document while their keys are distinct, and become `$and: [...]` as
+// soon as one would repeat (two conditions on one field, two `$or`s).
+//
+// `$not` "performs a logical NOT operation on the specified <operator-expression>" (or a
+// regular expression) of one field, and also matches documents without the field
+// (https://www.mongodb.com/docs/manual/reference/operator/query/not/); it cannot take a
+// plain value nor a whole filter. Everything else is negated by `$nor: [a]`, which
+// "selects the documents that fail all the query expressions in the array", the missing
+// field included (https://www.mongodb.com/docs/manual/reference/operator/query/nor/).
+
+void write_into(bson_t* out, const FilterNode& node);
+
+/// Whether `!node` is `{path: {$not: ...}}`.
+bool takes_not(const FilterNode* node) {
+  return node != nullptr && node->kind == Kind::condition && node->op != ConditionOp::eq;
+}
+
+/// The keys `node` writes at the top of a document.
+void top_keys(const FilterNode& node, std::vector<std::string_view>& keys);
+
+bool implicit_and(const FilterNode& node) {
+  std::vector<std::string_view> keys;
+  for (const auto& child : node.children) top_keys(*child, keys);
+  std::sort(keys.begin(), keys.end());
+  return std::adjacent_find(keys.begin(), keys.end()) == keys.end();
+}
+
+void top_keys(const FilterNode& node, std::vector<std::string_view>& keys) {
+  switch (node.kind) {
+    case Kind::condition: keys.push_back(node.path); break;
+    case Kind::all_of:
+      if (implicit_and(node))
+        for (const auto& child : node.children) top_keys(*child, keys);
+      else
+        keys.push_back("$and");
+      break;
+    case Kind::any_of: keys.push_back("$or"); break;
+    case Kind::none_of: keys.push_back("$nor"); break;
+    case Kind::negation: keys.push_back(takes_not(node.children[0].get()) ? node.children[0]->path : "$nor"); break;
+    case Kind::raw: {
+      bson_iter_t it;
+      if (bson_iter_init(&it, node.value.get()))
+        while (next(it)) keys.push_back(key_of(it));
+      break;
     }
+  }
+}
+
+/// `{op: [operand, ...]}`; a null operand is `{}`.
+void write_logical(bson_t* out, std::string_view op, const std::vector<FilterExpr>& operands) {
+  ChildWriter array(out, op, ChildWriter::Kind::array);
+  for (const auto& item : operands) {
+    const ArrayKey key(array.next_index());
+    ChildWriter document(array.get(), key.view());
+    if (item) write_into(document.get(), *item);
+    document.close();
+  }
+  array.close();
+}
+
+/// Appends `op: operand` of a condition into its field's operator document.
+void write_operator(bson_t* out, const FilterNode& condition) {
+  if (condition.op == ConditionOp::elem_match) {
+    ChildWriter match(out, "$elemMatch");
+    if (!condition.children.empty()) write_element_condition(match.get(), *condition.children[0]);
+    match.close();
+  } else {
+    append_operand(out, op_name(condition.op), condition.value);
+  }
+}
+
+void write_condition(bson_t* out, const FilterNode& condition) {
+  if (condition.op == ConditionOp::eq || condition.op == ConditionOp::regex) {
+    append_operand(out, condition.path, condition.value);  // {path: value}, {path: /re/}
     return;
   }
-  out.push_back(document);
+  ChildWriter operators(out, condition.path);
+  write_operator(operators.get(), condition);
+  operators.close();
 }
 
-Document logical(std::string_view op, const std::vector<Document>& operands) {
-  Document out;
-  bson_t array;
-  check_append(bson_append_array_begin(out.get_mutable(), op.data(), key_length(op), &array));
-  std::uint32_t index = 0;
-  for (const auto& operand : operands) {
-    const ArrayKey key(index++);
-    check_append(bson_append_document(&array, key.view().data(), key_length(key.view()), operand.get()));
-  }
-  check_append(bson_append_array_end(out.get_mutable(), &array));
-  return out;
-}
-
-Document and_documents(const Document& a, const Document& b) {
-  if (a.empty()) return b;
-  if (b.empty()) return a;
-  bson_iter_t it;
-  const bool a_is_and = single_key(a, it) && iter_key(it) == "$and";
-  const bool b_is_and = single_key(b, it) && iter_key(it) == "$and";
-  auto a_keys = top_level_keys(a);
-  auto b_keys = top_level_keys(b);
-  std::sort(a_keys.begin(), a_keys.end());
-  std::sort(b_keys.begin(), b_keys.end());
-  std::vector<std::string> common;
-  std::set_intersection(a_keys.begin(), a_keys.end(), b_keys.begin(), b_keys.end(), std::back_inserter(common));
-  if (common.empty() && !a_is_and && !b_is_and) {
-    Document out = a;
-    check_append(bson_concat(out.get_mutable(), b.get()));
-    return out;
-  }
-  std::vector<Document> operands;
-  collect_operands(a, "$and", operands);
-  collect_operands(b, "$and", operands);
-  return logical("$and", operands);
-}
-
-Document or_documents(const Document& a, const Document& b) {
-  if (a.empty() || b.empty()) return Document();  // one side matches everything
-  std::vector<Document> operands;
-  collect_operands(a, "$or", operands);
-  collect_operands(b, "$or", operands);
-  return logical("$or", operands);
-}
-
-bool is_operator_expression(const bson_iter_t& it) {
-  if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return false;
-  bson_iter_t child = recurse(it);
-  bool any = false;
-  while (next(child)) {
-    if (bson_iter_key(&child)[0] != '$') return false;
-    any = true;
-  }
-  return any;
-}
-
-Document not_document(const Document& document) {
-  bson_iter_t it;
-  if (single_key(document, it) && bson_iter_key(&it)[0] != '$') {
-    const std::string_view key = iter_key(it);
-    Document out;
-    if (is_operator_expression(it)) {
-      bson_iter_t child = recurse(it);
-      next(child);
-      bson_iter_t after = child;
-      if (iter_key(child) == "$not" && !next(after)) {
-        // !!condition is the condition.
-        check_append(bson_append_iter(out.get_mutable(), key.data(), key_length(key), &child));
-        return out;
+void write_into(bson_t* out, const FilterNode& node) {
+  switch (node.kind) {
+    case Kind::condition: write_condition(out, node); break;
+    case Kind::all_of:
+      if (implicit_and(node))
+        for (const auto& child : node.children) write_into(out, *child);
+      else
+        write_logical(out, "$and", node.children);
+      break;
+    case Kind::any_of: write_logical(out, "$or", node.children); break;
+    case Kind::none_of: write_logical(out, "$nor", node.children); break;
+    case Kind::negation: {
+      const FilterNode* negated = node.children[0].get();
+      if (!takes_not(negated)) {
+        write_logical(out, "$nor", node.children);
+        break;
       }
+      ChildWriter operators(out, negated->path);
+      if (negated->op == ConditionOp::regex) {
+        append_operand(operators.get(), "$not", negated->value);  // {$not: /re/}
+      } else {
+        ChildWriter inverse(operators.get(), "$not");
+        write_operator(inverse.get(), *negated);
+        inverse.close();
+      }
+      operators.close();
+      break;
     }
-    if (is_operator_expression(it) || BSON_ITER_HOLDS_REGEX(&it)) {
-      bson_t negated;
-      check_append(bson_append_document_begin(out.get_mutable(), key.data(), key_length(key), &negated));
-      check_append(bson_append_iter(&negated, "$not", 4, &it));
-      check_append(bson_append_document_end(out.get_mutable(), &negated));
-      return out;
-    }
+    case Kind::raw: check_append(bson_concat(out, node.value.get())); break;
   }
-  return logical("$nor", {document});
 }
 
-bool has_element_key(const bson_iter_t& it) {
-  if (!BSON_ITER_HOLDS_ARRAY(&it)) return false;
-  bson_iter_t item = recurse(it);
-  while (next(item)) {
-    if (!BSON_ITER_HOLDS_DOCUMENT(&item)) continue;
-    bson_iter_t inner = recurse(item);
-    while (next(inner))
-      if (bson_iter_key_len(&inner) == 0 || (bson_iter_key(&inner)[0] == '$' && has_element_key(inner))) return true;
+// ---- conditions on an array's element --------------------------------------------------
+//
+// `$elemMatch` and `$pull` take either a filter on the fields of a document element, or
+// "operator expressions" on the element itself, all in one document: `{$gte: 80, $lt: 85}`
+// (https://www.mongodb.com/docs/manual/reference/operator/query/elemMatch/, and the
+// `$pull` page's "Remove All Items That Match a Specified $pull Condition"). That form ANDs
+// its operators, holds each once, and negates with `$not`; it has no `$or`, and it
+// cannot be mixed with field conditions.
+
+struct ElementScope {
+  bool element = false;
+  bool fields = false;
+};
+
+void classify(const FilterNode& node, ElementScope& scope) {
+  switch (node.kind) {
+    case Kind::condition: (node.path.empty() ? scope.element : scope.fields) = true; break;
+    case Kind::raw: scope.fields = true; break;
+    default:
+      for (const auto& child : node.children)
+        if (child) classify(*child, scope);
   }
-  return false;
 }
 
-Document element_condition(const Document& filter) {
-  bool on_element = false;
-  bool on_fields = false;
-  Document operators;
-  std::vector<std::string> seen;
-  const auto add = [&](std::string_view op, const bson_iter_t& value) {
+void write_operators(bson_t* out, const FilterNode& node, std::vector<std::string_view>& seen) {
+  const auto claim = [&](std::string_view op) {
     if (std::find(seen.begin(), seen.end(), op) != seen.end())
       throw ValueError("the element condition uses " + std::string(op) +
                        " twice; MongoDB's operator form can hold each operator once");
-    seen.emplace_back(op);
-    check_append(bson_append_iter(operators.get_mutable(), op.data(), key_length(op), &value));
+    seen.push_back(op);
   };
-  const auto element_clause = [&](const bson_iter_t& it) {
-    on_element = true;
-    if (is_operator_expression(it)) {
-      bson_iter_t child = recurse(it);
-      while (next(child)) add(iter_key(child), child);
-    } else if (BSON_ITER_HOLDS_REGEX(&it)) {
-      // {$regex: "pattern", $options: "i"}: the spelling Extended JSON can carry too.
-      const char* options = nullptr;
-      const char* pattern = bson_iter_regex(&it, &options);
-      Document parts;
-      check_append(bson_append_utf8(parts.get_mutable(), "$regex", 6, pattern, -1));
-      if (options != nullptr && *options != '\0')
-        check_append(bson_append_utf8(parts.get_mutable(), "$options", 8, options, -1));
-      bson_iter_t part;
-      bson_iter_init(&part, parts.get());
-      while (next(part)) add(iter_key(part), part);
-    } else {
-      add("$eq", it);
-    }
-  };
-  bson_iter_t it;
-  if (!bson_iter_init(&it, filter.get())) throw ValueError("malformed element condition");
-  while (next(it)) {
-    const std::string_view key = iter_key(it);
-    if (key.empty()) {
-      element_clause(it);
-    } else if (key == "$and" && BSON_ITER_HOLDS_ARRAY(&it)) {
-      bool all_on_element = true;
-      bson_iter_t item = recurse(it);
-      while (next(item)) {
-        bson_iter_t inner;
-        if (!BSON_ITER_HOLDS_DOCUMENT(&item) || !bson_iter_recurse(&item, &inner)) {
-          all_on_element = false;
-          break;
+  switch (node.kind) {
+    case Kind::condition:
+      if (node.op == ConditionOp::regex) {
+        // {$regex: "pattern", $options: "i"}: the spelling Extended JSON can carry too.
+        const bson_iter_t it = operand(node.value);
+        const char* options = nullptr;
+        const char* pattern = bson_iter_regex(&it, &options);
+        claim("$regex");
+        check_append(bson_append_utf8(out, "$regex", 6, pattern, -1));
+        if (options != nullptr && *options != '\0') {
+          claim("$options");
+          check_append(bson_append_utf8(out, "$options", 8, options, -1));
         }
-        while (next(inner))
-          if (iter_key(inner).size() != 0) all_on_element = false;
+      } else {
+        claim(op_name(node.op));
+        write_operator(out, node);
       }
-      if (!all_on_element) {
-        on_fields = true;
-        if (has_element_key(it)) on_element = true;
-        continue;
+      break;
+    case Kind::all_of:
+      for (const auto& child : node.children) write_operators(out, *child, seen);
+      break;
+    case Kind::negation: {
+      claim("$not");
+      const FilterNode& negated = *node.children[0];
+      if (negated.kind == Kind::condition && negated.op == ConditionOp::regex) {
+        append_operand(out, "$not", negated.value);
+      } else {
+        ChildWriter inverse(out, "$not");
+        std::vector<std::string_view> inner;
+        write_operators(inverse.get(), negated, inner);
+        inverse.close();
       }
-      item = recurse(it);
-      while (next(item)) {
-        bson_iter_t inner = recurse(item);
-        while (next(inner)) element_clause(inner);
-      }
-    } else {
-      on_fields = true;
-      if (key.front() == '$' && has_element_key(it)) on_element = true;
+      break;
     }
+    case Kind::any_of:
+    case Kind::none_of:
+    case Kind::raw:
+      throw ValueError("a condition on the element itself cannot combine alternatives (|| or odm::nor): MongoDB's "
+                       "operator form ({$gt: 1, $lt: 5}) has no or; use .in({...}) or one elem_match per alternative");
   }
-  if (on_element && on_fields)
-    throw ValueError("an element condition mixes conditions on the element itself with conditions on its "
-                     "fields, or combines element conditions with || or !; MongoDB cannot express that");
-  return on_element ? operators : filter;
 }
 
-}  // namespace odm::detail
+/// Validates `on_element` by writing it once, so that what MongoDB cannot say throws
+/// where the filter or update is built.
+void check_element_condition(const FilterExpr& on_element) {
+  if (!on_element) return;
+  Document scratch;
+  write_element_condition(scratch.get_mutable(), *on_element);
+}
 
-namespace odm::detail {
+}  // namespace
 
-std::vector<UpdateEntry> update_entries(const Document& update) {
-  std::vector<UpdateEntry> entries;
-  bson_iter_t it;
-  if (!bson_iter_init(&it, update.get())) throw ValueError("malformed update document");
-  while (next(it)) {
-    const std::string op = bson_iter_key(&it);
-    if (!BSON_ITER_HOLDS_DOCUMENT(&it))
-      throw ValueError("cannot combine updates: `" + op + "` does not hold a document of fields");
-    bson_iter_t field = recurse(it);
-    while (next(field)) entries.push_back({op, std::string(bson_iter_key(&field), bson_iter_key_len(&field))});
+void write_element_condition(bson_t* out, const FilterNode& filter) {
+  ElementScope scope;
+  classify(filter, scope);
+  if (scope.element && scope.fields)
+    throw ValueError("an element condition mixes conditions on the element itself with conditions on its fields; "
+                     "MongoDB cannot express that");
+  if (!scope.element) {
+    write_into(out, filter);
+    return;
   }
-  return entries;
+  std::vector<std::string_view> seen;
+  write_operators(out, filter, seen);
+}
+
+FilterExpr condition_node(ConditionOp op, std::string path, Document value) {
+  return make_node({Kind::condition, op, std::move(path), std::move(value), {}});
+}
+
+FilterExpr elem_match_node(std::string path, FilterExpr on_element) {
+  check_element_condition(on_element);
+  std::vector<FilterExpr> children;
+  if (on_element) children.push_back(std::move(on_element));
+  return make_node({Kind::condition, ConditionOp::elem_match, std::move(path), Document(), std::move(children)});
+}
+
+FilterExpr raw_filter_node(Document document) {
+  if (document.empty()) return nullptr;
+  return make_node({Kind::raw, ConditionOp::eq, {}, std::move(document), {}});
+}
+
+namespace {
+/// `kind` of a and b, the operands that are already of that kind spliced in.
+FilterExpr flattened(Kind kind, const FilterExpr& a, const FilterExpr& b) {
+  FilterNode node{kind, ConditionOp::eq, {}, Document(), {}};
+  for (const FilterExpr* operand : {&a, &b}) {
+    if ((*operand)->kind == kind)
+      node.children.insert(node.children.end(), (*operand)->children.begin(), (*operand)->children.end());
+    else
+      node.children.push_back(*operand);
+  }
+  return make_node(std::move(node));
+}
+}  // namespace
+
+FilterExpr all_of(const FilterExpr& a, const FilterExpr& b) {
+  if (!a) return b;  // {} && b is b
+  if (!b) return a;
+  return flattened(Kind::all_of, a, b);
+}
+
+FilterExpr any_of(const FilterExpr& a, const FilterExpr& b) {
+  if (!a || !b) return nullptr;  // one side matches everything
+  return flattened(Kind::any_of, a, b);
+}
+
+FilterExpr none_of(std::vector<FilterExpr> operands) {
+  return make_node({Kind::none_of, ConditionOp::eq, {}, Document(), std::move(operands)});
+}
+
+FilterExpr negation(const FilterExpr& operand) {
+  if (operand && operand->kind == Kind::negation) return operand->children[0];  // !!a is a
+  return make_node({Kind::negation, ConditionOp::eq, {}, Document(), {operand}});
+}
+
+Document write_filter(const FilterExpr& filter) {
+  Document out;
+  if (filter) write_into(out.get_mutable(), *filter);
+  return out;
+}
+
+// ---- updates -------------------------------------------------------------------------
+
+UpdateExpr pull_where(std::string path, FilterExpr on_element) {
+  check_element_condition(on_element);
+  if (!on_element) on_element = make_node({Kind::all_of, ConditionOp::eq, {}, Document(), {}});  // {}: every element
+  UpdateExpr expr;
+  expr.entries.push_back(UpdateEntry{"$pull", std::move(path), Document(), std::move(on_element), std::nullopt});
+  return expr;
+}
+
+UpdateExpr UpdateExpr::raw(Document document) {
+  UpdateExpr expr;
+  bson_iter_t it;
+  if (!bson_iter_init(&it, document.get())) throw ValueError("malformed update document");
+  while (next(it)) {
+    const std::string_view op = key_of(it);
+    if (op.empty() || op.front() != '$' || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      // Not {$op: {path: value}}: kept whole, as written.
+      expr.entries.clear();
+      expr.opaque = std::move(document);
+      return expr;
+    }
+    bson_iter_t field = recurse(it);
+    while (next(field)) {
+      const std::string_view path = key_of(field);
+      Document value;
+      check_append(bson_append_iter(value.get_mutable(), path.data(), key_length(path), &field));
+      expr.entries.push_back(UpdateEntry{std::string(op), std::string(path), std::move(value), nullptr, std::nullopt});
+    }
+  }
+  return expr;
 }
 
 bool paths_conflict(std::string_view a, std::string_view b) {
@@ -230,35 +360,80 @@ bool paths_conflict(std::string_view a, std::string_view b) {
   return a == b || inside(a, b) || inside(b, a);
 }
 
-Document merge_updates(const Document& a, const Document& b) {
-  if (a.empty()) return b;
-  if (b.empty()) return a;
-  const auto a_entries = update_entries(a);
-  const auto b_entries = update_entries(b);
-  for (const auto& x : a_entries)
-    for (const auto& y : b_entries)
-      if (paths_conflict(x.path, y.path))
-        throw ValueError("the update changes `" + x.path + "` with " + x.op + " and `" + y.path + "` with " +
-                         y.op + "; MongoDB refuses two operators on the same path");
-  std::vector<std::string> ops;
-  for (const auto* entries : {&a_entries, &b_entries})
-    for (const auto& entry : *entries)
-      if (std::find(ops.begin(), ops.end(), entry.op) == ops.end()) ops.push_back(entry.op);
-  Document out;
-  for (const auto& op : ops) {
-    bson_t fields;
-    check_append(bson_append_document_begin(out.get_mutable(), op.c_str(), key_length(op), &fields));
-    for (const Document* source : {&a, &b}) {
+UpdateExpr UpdateExpr::combine(const UpdateExpr& a, const UpdateExpr& b) {
+  const auto empty = [](const UpdateExpr& x) { return x.entries.empty() && !x.opaque; };
+  if (empty(a)) return b;
+  if (empty(b)) return a;
+  for (const UpdateExpr* side : {&a, &b})
+    if (side->opaque) {
       bson_iter_t it;
-      if (bson_iter_init_find_w_len(&it, source->get(), op.data(), key_length(op))) {
-        bson_iter_t field = recurse(it);
-        while (next(field))
-          check_append(bson_append_iter(&fields, bson_iter_key(&field), static_cast<int>(bson_iter_key_len(&field)),
-                                        &field));
-      }
+      const std::string first =
+          bson_iter_init(&it, side->opaque->get()) && next(it) ? std::string(key_of(it)) : std::string();
+      throw ValueError("cannot combine updates: `" + first + "` does not hold a document of fields");
     }
-    check_append(bson_append_document_end(out.get_mutable(), &fields));
+  for (const auto& x : a.entries)
+    for (const auto& y : b.entries)
+      if (paths_conflict(x.path, y.path))
+        throw ValueError("the update changes `" + x.path + "` with " + x.op + " and `" + y.path + "` with " + y.op +
+                         "; MongoDB refuses two operators on the same path");
+  UpdateExpr out = a;
+  out.entries.insert(out.entries.end(), b.entries.begin(), b.entries.end());
+  return out;
+}
+
+namespace {
+void write_entry(bson_t* fields, const UpdateEntry& entry) {
+  if (entry.condition) {  // $pull of the elements meeting a condition
+    ChildWriter condition(fields, entry.path);
+    write_element_condition(condition.get(), *entry.condition);
+    condition.close();
+  } else if (entry.each) {
+    // https://www.mongodb.com/docs/manual/reference/operator/update/push/#modifiers
+    ChildWriter modifiers(fields, entry.path);
+    bson_t* out = modifiers.get();
+    check_append(bson_append_array(out, "$each", 5, entry.value.get()));
+    if (entry.each->position) check_append(bson_append_int32(out, "$position", 9, *entry.each->position));
+    if (!entry.each->sort_keys.empty()) {
+      ChildWriter sort(out, "$sort");
+      append_sort_keys(sort.get(), entry.each->sort_keys);
+      sort.close();
+    } else if (entry.each->sort_direction) {
+      check_append(bson_append_int32(out, "$sort", 5, direction_value(*entry.each->sort_direction)));
+    }
+    if (entry.each->slice) check_append(bson_append_int32(out, "$slice", 6, *entry.each->slice));
+    modifiers.close();
+  } else {
+    append_operand(fields, entry.path, entry.value);
   }
+}
+}  // namespace
+
+Document UpdateExpr::write() const {
+  if (opaque) return *opaque;
+  Document out;
+  std::vector<std::string_view> ops;
+  for (const auto& entry : entries)
+    if (std::find(ops.begin(), ops.end(), entry.op) == ops.end()) ops.push_back(entry.op);
+  for (const std::string_view op : ops) {
+    ChildWriter fields(out.get_mutable(), op);
+    for (const auto& entry : entries)
+      if (entry.op == op) write_entry(fields.get(), entry);
+    fields.close();
+  }
+  return out;
+}
+
+// ---- sorts -----------------------------------------------------------------------------
+
+void append_sort_keys(bson_t* out, const std::vector<std::pair<std::string, Direction>>& keys) {
+  for (const auto& [path, direction] : keys)
+    check_append(bson_append_int32(out, path.data(), key_length(path), direction_value(direction)));
+}
+
+Document SortExpr::write() const {
+  if (opaque) return *opaque;
+  Document out;
+  append_sort_keys(out.get_mutable(), keys);
   return out;
 }
 

@@ -375,11 +375,13 @@ class Collection {
   /// applied (the same for _replace and _delete).
   std::optional<T> find_one_and_update(const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
-    return modify_in(nullptr, filter, &update.bson(), spec(options));
+    const Document document = update.bson();
+    return modify_in(nullptr, filter, &document, spec(options));
   }
   std::optional<T> find_one_and_update(Session& session, const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
-    return modify_in(session.state(), filter, &update.bson(), spec(options));
+    const Document document = update.bson();
+    return modify_in(session.state(), filter, &document, spec(options));
   }
   std::optional<T> find_one_and_replace(const Filter<T>& filter, const T& replacement,
                                         const FindOneAndReplaceOptions<T>& options = {}) {

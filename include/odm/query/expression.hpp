@@ -1,22 +1,132 @@
 #pragma once
-// The holders of typed query pieces. Each one owns the BSON it stands for; the typed
-// builders (query/filter.hpp, update.hpp, sort.hpp, projection.hpp) are the only way
-// user code makes them, except for the explicit raw escape hatches.
+// The holders of typed query pieces. A filter, an update and a sort keep the expression
+// they were built from (which operator on which path, combined how); only its values are
+// encoded when it is built, each by the codec of its field's type. The whole expression
+// is written as BSON in one place, odm/query/query.cpp, where MongoDB's rules for the
+// implicit and, `$and`, `$not`, `$nor` and `$elemMatch` live; combining two expressions
+// (&&, ||, !, +) combines the expressions and never reads BSON back.
+//
+// The typed builders (query/path.hpp, filter.hpp, update.hpp, sort.hpp, projection.hpp)
+// are the only way user code makes them, except for the explicit raw escape hatches.
 
 #include <odm/bson/document.hpp>
+#include <odm/model/direction.hpp>
 
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace odm {
 
 namespace detail {
-/// The builders' way to wrap a document they made in a holder.
+
+/// The builders' way to make a holder from what they built.
 struct QueryAccess {
-  template <class Holder>
-  static Holder make(Document document) {
-    return Holder(std::move(document));
+  template <class Holder, class Built>
+  static Holder make(Built built) {
+    return Holder(std::move(built));
   }
 };
+
+/// The operator of a condition on one path.
+enum class ConditionOp : std::uint8_t { eq, ne, lt, lte, gt, gte, in, nin, all, exists, size, regex, elem_match };
+
+struct FilterNode;
+/// A filter expression; null is the empty filter `{}`, which matches every document.
+using FilterExpr = std::shared_ptr<const FilterNode>;
+
+struct FilterNode {
+  enum class Kind : std::uint8_t {
+    condition,  ///< `op` on `path`
+    all_of,     ///< every child: the implicit and, or `$and`
+    any_of,     ///< `$or`
+    none_of,    ///< `$nor`
+    negation,   ///< not the one child: `$not` where MongoDB takes it, `$nor` elsewhere
+    raw,        ///< a filter written by hand: `value`
+  };
+  Kind kind = Kind::condition;
+  ConditionOp op = ConditionOp::eq;
+  /// The dotted stored path of a condition; "" for the element itself (elem_match, pull).
+  std::string path;
+  /// A condition's operand, encoded as one element (its key is the path, so encoding
+  /// errors name it); a raw filter's document. Empty for elem_match.
+  Document value;
+  /// The operands of a logical node; elem_match's condition on the element.
+  std::vector<FilterExpr> children;
+};
+
+FilterExpr condition_node(ConditionOp op, std::string path, Document value);
+/// `$elemMatch` on `path`. Throws odm::ValueError when MongoDB cannot express
+/// `on_element` as an element condition (see write_element_condition).
+FilterExpr elem_match_node(std::string path, FilterExpr on_element);
+FilterExpr raw_filter_node(Document document);
+FilterExpr all_of(const FilterExpr& a, const FilterExpr& b);
+FilterExpr any_of(const FilterExpr& a, const FilterExpr& b);
+FilterExpr none_of(std::vector<FilterExpr> operands);
+FilterExpr negation(const FilterExpr& operand);
+
+/// The filter as MongoDB takes it.
+Document write_filter(const FilterExpr& filter);
+/// Appends `filter` as the condition `$elemMatch` and `$pull` take: conditions on the
+/// element itself in the operator form `{$gte: 80, $lt: 85}`, conditions on the fields of
+/// a document element as a filter. Throws odm::ValueError for what that cannot express.
+void write_element_condition(bson_t* out, const FilterNode& filter);
+
+/// `$each` with the modifiers of `$push` (or plain `$addToSet`).
+struct EachModifiers {
+  std::optional<std::int32_t> position;
+  std::optional<std::int32_t> slice;
+  /// `$sort` of the elements themselves.
+  std::optional<Direction> sort_direction;
+  /// `$sort` of document elements by their fields, in order (used when not empty).
+  std::vector<std::pair<std::string, Direction>> sort_keys;
+};
+
+/// One operator on one path of an update.
+struct UpdateEntry {
+  std::string op;    ///< "$set", "$inc", ...
+  std::string path;  ///< the dotted stored path
+  /// The operand encoded as one element (for `$each`, the array of elements).
+  Document value;
+  /// `$pull` of the elements meeting a condition, written as elem_match writes it.
+  FilterExpr condition;
+  /// `{$each: value, ...modifiers}` instead of the value.
+  std::optional<EachModifiers> each;
+};
+
+/// An update expression: its operators on paths, or a document written by hand that
+/// is not made of operators on paths (which cannot be combined).
+struct UpdateExpr {
+  std::vector<UpdateEntry> entries;
+  std::optional<Document> opaque;
+
+  /// A hand-written update, split into its operators and paths when it has that shape.
+  static UpdateExpr raw(Document document);
+  /// Both: throws odm::ValueError when they touch the same path, or one path and a path
+  /// inside it (MongoDB would refuse the whole update with a conflict).
+  static UpdateExpr combine(const UpdateExpr& a, const UpdateExpr& b);
+  /// `{$op: {path: value, ...}, ...}`, each operator once, in the order it first appears.
+  Document write() const;
+};
+
+/// `{$pull: {path: condition}}`: removes the elements meeting a condition on the element.
+/// Throws odm::ValueError as elem_match_node does.
+UpdateExpr pull_where(std::string path, FilterExpr on_element);
+
+/// A sort: its keys in order, or a document written by hand.
+struct SortExpr {
+  std::vector<std::pair<std::string, Direction>> keys;
+  std::optional<Document> opaque;
+
+  Document write() const;
+};
+
+/// Appends `{key: direction, ...}` in order: a sort, or the `$sort` of a `$push`.
+void append_sort_keys(bson_t* out, const std::vector<std::pair<std::string, Direction>>& keys);
+
 }  // namespace detail
 
 /// A query filter over documents of T, e.g. `{_id: 123456789, available: {$gt: 0}}`.
@@ -26,13 +136,15 @@ class Filter {
   /// Matches every document: `{}`.
   Filter() = default;
   /// The escape hatch: a filter written as BSON by hand. Nothing in it is checked.
-  static Filter raw(Document document) { return Filter(std::move(document)); }
-  const Document& bson() const noexcept { return document_; }
+  static Filter raw(Document document) { return Filter(detail::raw_filter_node(std::move(document))); }
+  /// The filter as BSON, written from the expression.
+  Document bson() const { return detail::write_filter(expr_); }
+  const detail::FilterExpr& expression() const noexcept { return expr_; }
 
- protected:
+ private:
   friend struct detail::QueryAccess;
-  explicit Filter(Document document) : document_(std::move(document)) {}
-  Document document_;
+  explicit Filter(detail::FilterExpr expr) : expr_(std::move(expr)) {}
+  detail::FilterExpr expr_;
 };
 
 /// An update over documents of T, e.g. `{$inc: {available: -1}, $push: {checkout: {...}}}`.
@@ -40,13 +152,15 @@ template <class T>
 class Update {
  public:
   Update() = default;
-  static Update raw(Document document) { return Update(std::move(document)); }
-  const Document& bson() const noexcept { return document_; }
+  static Update raw(Document document) { return Update(detail::UpdateExpr::raw(std::move(document))); }
+  /// The update as BSON, written from the expression.
+  Document bson() const { return expr_.write(); }
+  const detail::UpdateExpr& expression() const noexcept { return expr_; }
 
  protected:
   friend struct detail::QueryAccess;
-  explicit Update(Document document) : document_(std::move(document)) {}
-  Document document_;
+  explicit Update(detail::UpdateExpr expr) : expr_(std::move(expr)) {}
+  detail::UpdateExpr expr_;
 };
 
 /// A sort specification over documents of T, e.g. `{published_date: -1}`.
@@ -54,13 +168,14 @@ template <class T>
 class Sort {
  public:
   Sort() = default;
-  static Sort raw(Document document) { return Sort(std::move(document)); }
-  const Document& bson() const noexcept { return document_; }
+  static Sort raw(Document document) { return Sort(detail::SortExpr{{}, std::move(document)}); }
+  /// The sort as BSON, written from its keys.
+  Document bson() const { return expr_.write(); }
 
- protected:
+ private:
   friend struct detail::QueryAccess;
-  explicit Sort(Document document) : document_(std::move(document)) {}
-  Document document_;
+  explicit Sort(detail::SortExpr expr) : expr_(std::move(expr)) {}
+  detail::SortExpr expr_;
 };
 
 /// A projection of documents of T that reads them back as `Result`, e.g.

@@ -119,71 +119,70 @@ class Path {
   template <class X>
   Filter<Scope> operator==(const X& value) const {
     check_comparable<X>();
-    Document document;
-    detail::append_comparable<Value>(document.get_mutable(), name(), value);
-    return filter(std::move(document));
+    return condition(detail::ConditionOp::eq,
+                     [&](bson_t* doc, std::string_view key) { detail::append_comparable<Value>(doc, key, value); });
   }
   template <class X>
   Filter<Scope> operator!=(const X& value) const {
-    return compare("$ne", value);
+    return compare(detail::ConditionOp::ne, value);
   }
   template <class X>
   Filter<Scope> operator<(const X& value) const {
-    return compare("$lt", value);
+    return compare(detail::ConditionOp::lt, value);
   }
   template <class X>
   Filter<Scope> operator<=(const X& value) const {
-    return compare("$lte", value);
+    return compare(detail::ConditionOp::lte, value);
   }
   template <class X>
   Filter<Scope> operator>(const X& value) const {
-    return compare("$gt", value);
+    return compare(detail::ConditionOp::gt, value);
   }
   template <class X>
   Filter<Scope> operator>=(const X& value) const {
-    return compare("$gte", value);
+    return compare(detail::ConditionOp::gte, value);
   }
 
   /// {f: {$in: [...]}}: the field (or, for an array, an element) equals one of them.
   Filter<Scope> in(std::initializer_list<detail::query_value_t<Value>> values) const {
-    return listed("$in", values);
+    return listed(detail::ConditionOp::in, values);
   }
   template <std::ranges::input_range R>
   Filter<Scope> in(const R& values) const {
-    return listed("$in", values);
+    return listed(detail::ConditionOp::in, values);
   }
   /// {f: {$nin: [...]}}
   Filter<Scope> nin(std::initializer_list<detail::query_value_t<Value>> values) const {
-    return listed("$nin", values);
+    return listed(detail::ConditionOp::nin, values);
   }
   template <std::ranges::input_range R>
   Filter<Scope> nin(const R& values) const {
-    return listed("$nin", values);
+    return listed(detail::ConditionOp::nin, values);
   }
 
   /// {f: {$exists: true}} (or false).
   Filter<Scope> exists(bool present = true) const {
-    return condition("$exists", [&](bson_t* doc, std::string_view op) {
-      detail::check_append(bson_append_bool(doc, op.data(), detail::key_length(op), present));
+    return condition(detail::ConditionOp::exists, [&](bson_t* doc, std::string_view key) {
+      detail::check_append(bson_append_bool(doc, key.data(), detail::key_length(key), present));
     });
   }
 
   /// {f: {$all: [...]}}: the array holds every one of them.
   Filter<Scope> all(std::initializer_list<detail::query_value_t<Value>> values) const {
     check_array<Value>();
-    return listed("$all", values);
+    return listed(detail::ConditionOp::all, values);
   }
   template <std::ranges::input_range R>
   Filter<Scope> all(const R& values) const {
     check_array<Value>();
-    return listed("$all", values);
+    return listed(detail::ConditionOp::all, values);
   }
 
   /// {f: {$size: n}}: the array has exactly n elements.
   Filter<Scope> size(std::int32_t count) const {
     check_array<Value>();
-    return condition("$size", [&](bson_t* doc, std::string_view op) {
-      detail::check_append(bson_append_int32(doc, op.data(), detail::key_length(op), count));
+    return condition(detail::ConditionOp::size, [&](bson_t* doc, std::string_view key) {
+      detail::check_append(bson_append_int32(doc, key.data(), detail::key_length(key), count));
     });
   }
 
@@ -202,13 +201,11 @@ class Path {
       if (std::string_view("ilmsux").find(c) == std::string_view::npos)
         throw ValueError("regular expression option '" + std::string(1, c) +
                          "' is not one of i, l, m, s, u, x");
-    const std::string key = name();
     const std::string options_text(options);
-    Document document;
-    detail::check_append(bson_append_regex_w_len(document.get_mutable(), key.data(), detail::key_length(key),
-                                                 pattern.data(), static_cast<int>(pattern.size()),
-                                                 options_text.c_str()));
-    return filter(std::move(document));
+    return condition(detail::ConditionOp::regex, [&](bson_t* doc, std::string_view key) {
+      detail::check_append(bson_append_regex_w_len(doc, key.data(), detail::key_length(key), pattern.data(),
+                                                   static_cast<int>(pattern.size()), options_text.c_str()));
+    });
   }
 
   /// {f: {$elemMatch: ...}}: one element meets the whole condition. `condition` is a
@@ -216,10 +213,9 @@ class Path {
   template <class F>
   Filter<Scope> elem_match(F&& condition_on_element) const {
     check_array<Value>();
-    const Document inner = element_condition(std::forward<F>(condition_on_element));
-    return condition("$elemMatch", [&](bson_t* doc, std::string_view op) {
-      detail::check_append(bson_append_document(doc, op.data(), detail::key_length(op), inner.get()));
-    });
+    check_filter();
+    return detail::QueryAccess::make<Filter<Scope>>(
+        detail::elem_match_node(name(), element_condition(std::forward<F>(condition_on_element))));
   }
 
   // ---- updates ---------------------------------------------------------------------
@@ -303,10 +299,8 @@ class Path {
     check_array<Value>();
     using E = detail::element_t<Value>;
     if constexpr (std::is_invocable_v<const X&, Element<E>>) {
-      const Document condition = element_condition(element_or_condition);
-      return update("$pull", [&](bson_t* doc, std::string_view key) {
-        detail::check_append(bson_append_document(doc, key.data(), detail::key_length(key), condition.get()));
-      });
+      return detail::QueryAccess::make<Update<Scope>>(
+          detail::pull_where(name(), element_condition(element_or_condition)));
     } else {
       return add_element("$pull", element_or_condition);
     }
@@ -344,33 +338,29 @@ class Path {
                   "before '/'");
   }
 
-  static Filter<Scope> filter(Document document) {
+  static constexpr void check_filter() {
     static_assert(!Positional,
                   "odm: a positional path ($, $[]) names elements to update, so it cannot be used in a filter");
-    return detail::QueryAccess::make<Filter<Scope>>(std::move(document));
   }
 
-  /// {f: {op: <appended by append(bson_t*, op)>}}
+  /// `op` on this path, its operand appended by `append(bson_t*, key)`.
   template <class Append>
-  Filter<Scope> condition(std::string_view op, Append&& append) const {
-    const std::string key = name();
-    Document document;
-    bson_t operators;
-    detail::check_append(
-        bson_append_document_begin(document.get_mutable(), key.data(), detail::key_length(key), &operators));
-    append(&operators, op);
-    detail::check_append(bson_append_document_end(document.get_mutable(), &operators));
-    return filter(std::move(document));
+  Filter<Scope> condition(detail::ConditionOp op, Append&& append) const {
+    check_filter();
+    std::string key = name();
+    Document value;
+    append(value.get_mutable(), std::string_view(key));
+    return detail::QueryAccess::make<Filter<Scope>>(detail::condition_node(op, std::move(key), std::move(value)));
   }
 
   template <class X>
-  Filter<Scope> compare(std::string_view op, const X& value) const {
+  Filter<Scope> compare(detail::ConditionOp op, const X& value) const {
     check_comparable<X>();
     return condition(op, [&](bson_t* doc, std::string_view key) { detail::append_comparable<Value>(doc, key, value); });
   }
 
   template <class R>
-  Filter<Scope> listed(std::string_view op, const R& values) const {
+  Filter<Scope> listed(detail::ConditionOp op, const R& values) const {
     using Q = detail::query_value_t<Value>;
     static_assert(detail::accepts<Q, std::ranges::range_value_t<R>>,
                   "odm: the values' type does not match the field's type (for an array field: its elements' type)");
@@ -378,7 +368,7 @@ class Path {
   }
 
   template <class F>
-  static Document element_condition(F&& condition_on_element) {
+  static detail::FilterExpr element_condition(F&& condition_on_element) {
     using E = detail::element_t<Value>;
     static_assert(std::is_invocable_v<F, Element<E>>,
                   "odm: the condition must be a function of the element, e.g. [](auto address) { return address / "
@@ -386,8 +376,7 @@ class Path {
     using Result = std::invoke_result_t<F, Element<E>>;
     static_assert(std::is_same_v<Result, Filter<Element<E>>>,
                   "odm: the condition on the element must return a filter built from the element it is given");
-    const Result filter_on_element = std::invoke(std::forward<F>(condition_on_element), Element<E>{});
-    return detail::element_condition(filter_on_element.bson());
+    return std::invoke(std::forward<F>(condition_on_element), Element<E>{}).expression();
   }
 
   template <class Append>
@@ -443,13 +432,11 @@ class Path {
 
   template <class R>
   Update<Scope> add_to_set_each_of(const R& elements) const {
-    const Document array = element_array(elements);
-    return update("$addToSet", [&](bson_t* doc, std::string_view key) {
-      bson_t each;
-      detail::check_append(bson_append_document_begin(doc, key.data(), detail::key_length(key), &each));
-      detail::check_append(bson_append_array(&each, "$each", 5, array.get()));
-      detail::check_append(bson_append_document_end(doc, &each));
-    });
+    check_updatable();
+    detail::UpdateExpr expr;
+    expr.entries.push_back(
+        detail::UpdateEntry{"$addToSet", name(), element_array(elements), nullptr, detail::EachModifiers{}});
+    return detail::QueryAccess::make<Update<Scope>>(std::move(expr));
   }
 
   template <class R>

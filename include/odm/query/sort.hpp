@@ -9,18 +9,13 @@
 // The same keys order the elements of a $push (Path::push_each(...).sort(...)), where
 // they name the fields of the array's elements.
 
-#include <odm/bson/codec.hpp>
-#include <odm/bson/document.hpp>
 #include <odm/error.hpp>
 #include <odm/query/expression.hpp>
 #include <odm/query/path.hpp>
 #include <odm/query/value.hpp>
 
-#include <algorithm>
-#include <cstdint>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 namespace odm {
 
@@ -47,21 +42,18 @@ constexpr SortKey<S> desc(const Path<S, V, A, P>& path) {
   return {path.names(), Direction::descending};
 }
 
-/// The sort document of the keys, in order. Throws odm::ValueError when a field repeats.
+/// The sort of the keys, in order. Throws odm::ValueError when a field repeats.
 template <class T, class... More>
   requires(std::is_same_v<SortKey<T>, More> && ...)
 Sort<T> sort(const SortKey<T>& first, const More&... more) {
-  Document document;
-  std::vector<std::string> seen;
+  detail::SortExpr expr;
   for (const SortKey<T>* key : {&first, &more...}) {
     std::string name = key->path.dotted();
-    if (std::find(seen.begin(), seen.end(), name) != seen.end())
-      throw ValueError("the sort names `" + name + "` twice");
-    detail::check_append(bson_append_int32(document.get_mutable(), name.c_str(), detail::key_length(name),
-                                           static_cast<std::int32_t>(key->direction)));
-    seen.push_back(std::move(name));
+    for (const auto& seen : expr.keys)
+      if (seen.first == name) throw ValueError("the sort names `" + name + "` twice");
+    expr.keys.emplace_back(std::move(name), key->direction);
   }
-  return detail::QueryAccess::make<Sort<T>>(std::move(document));
+  return detail::QueryAccess::make<Sort<T>>(std::move(expr));
 }
 
 }  // namespace odm
