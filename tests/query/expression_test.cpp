@@ -115,6 +115,9 @@ TEST(ExpressionTest, NotIsOperatorLevelWhereMongoDbAllowsItAndNorElsewhere) {
 }
 
 TEST(ExpressionTest, ElementConditionsOnTheElementTakeTheOperatorForm) {
+  // The README's example.
+  EXPECT_BSON(field(&Movie::scores).elem_match([](auto s) { return s >= 80 && s < 85 && !(s == 82); }),
+              R"({"scores": {"$elemMatch": {"$gte": 80, "$lt": 85, "$not": {"$eq": 82}}}})");
   EXPECT_BSON(field(&Movie::scores).elem_match([](auto s) { return s > 1 && s.nin({4, 5}) && !(s == 3); }),
               R"({"scores": {"$elemMatch": {"$gt": 1, "$nin": [4, 5], "$not": {"$eq": 3}}}})");
   EXPECT_BSON(field(&Movie::scores).elem_match([](auto s) { return !(s > 1 && s < 5); }),
