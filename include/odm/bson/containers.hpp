@@ -5,6 +5,7 @@
 #include <odm/bson/kind.hpp>
 #include <odm/bson/record.hpp>
 #include <odm/bson/scalars.hpp>
+#include <odm/bson/writer.hpp>
 
 #include <array>
 #include <charconv>
@@ -53,14 +54,12 @@ template <class Range>
 void encode_array(bson_t* parent, std::string_view key, const Range& values) {
   using T = std::ranges::range_value_t<Range>;
   const EncodeLevel level;
-  bson_t array;
-  check_append(bson_append_array_begin(parent, key.data(), key_length(key), &array));
-  std::uint32_t index = 0;
+  ChildWriter array(parent, key, ChildWriter::Kind::array);
   for (const auto& value : values) {
-    const ArrayKey element_key(index++);
-    at_path(element_key.view(), [&] { codec<T>::encode(&array, element_key.view(), value); });
+    const ArrayKey element_key(array.next_index());
+    at_path(element_key.view(), [&] { codec<T>::encode(array.get(), element_key.view(), value); });
   }
-  check_append(bson_append_array_end(parent, &array));
+  array.close();
 }
 
 /// Decodes each element of a BSON array; errors name the element's index.
@@ -155,15 +154,14 @@ struct codec<std::map<std::string, T, Compare, Allocator>> {
   using kind = kinds::map<kind_of<T>>;
   static void encode(bson_t* parent, std::string_view key, const map_type& values) {
     const detail::EncodeLevel level;
-    bson_t document;
-    detail::check_append(bson_append_document_begin(parent, key.data(), detail::key_length(key), &document));
+    detail::ChildWriter document(parent, key);
     for (const auto& entry : values) {
       const std::string& name = entry.first;
       const T& value = entry.second;
       check_key(name);
-      detail::at_path(name, [&] { codec<T>::encode(&document, name, value); });
+      detail::at_path(name, [&] { codec<T>::encode(document.get(), name, value); });
     }
-    detail::check_append(bson_append_document_end(parent, &document));
+    document.close();
   }
   static void decode(const bson_iter_t& it, map_type& out) {
     detail::expect_type(it, BSON_TYPE_DOCUMENT, "object");

@@ -10,6 +10,7 @@
 #include <odm/bson/codec.hpp>
 #include <odm/bson/kind.hpp>
 #include <odm/bson/members.hpp>
+#include <odm/bson/writer.hpp>
 #include <odm/model/model.hpp>
 
 #include <algorithm>
@@ -227,10 +228,9 @@ struct codec<T> {
   using kind = kinds::document<T>;
   static void encode(bson_t* parent, std::string_view key, const T& value) {
     const detail::EncodeLevel level;
-    bson_t document;
-    detail::check_append(bson_append_document_begin(parent, key.data(), detail::key_length(key), &document));
-    encode_members<false>(&document, value);
-    detail::check_append(bson_append_document_end(parent, &document));
+    detail::ChildWriter document(parent, key);
+    encode_members<false>(document.get(), value);
+    document.close();
   }
   static void decode(const bson_iter_t& it, T& out) {
     detail::expect_type(it, BSON_TYPE_DOCUMENT, "object");

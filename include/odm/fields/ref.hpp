@@ -34,6 +34,7 @@
 #include <odm/bson/containers.hpp>
 #include <odm/bson/document.hpp>
 #include <odm/bson/kind.hpp>
+#include <odm/bson/writer.hpp>
 #include <odm/error.hpp>
 #include <odm/fields/object_id.hpp>
 #include <odm/model/id.hpp>
@@ -434,14 +435,12 @@ struct codec<RefMany<T, P>> {
   using relation = reference_to<T, Relationship::child_references, P>;
   static void encode(bson_t* parent, std::string_view key, const RefMany<T, P>& refs) {
     const detail::EncodeLevel level;
-    bson_t array;
-    detail::check_append(bson_append_array_begin(parent, key.data(), detail::key_length(key), &array));
-    std::uint32_t index = 0;
+    detail::ChildWriter array(parent, key, detail::ChildWriter::Kind::array);
     for (const auto& id : refs.raw_ids()) {
-      const detail::ArrayKey element_key(index++);
-      detail::encode_reference_id(&array, element_key.view(), id);
+      const detail::ArrayKey element_key(array.next_index());
+      detail::encode_reference_id(array.get(), element_key.view(), id);
     }
-    detail::check_append(bson_append_array_end(parent, &array));
+    array.close();
   }
   static void decode(const bson_iter_t& it, RefMany<T, P>& out) {
     detail::check_reference_id<T>();

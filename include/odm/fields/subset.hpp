@@ -26,6 +26,7 @@
 #include <odm/bson/codec.hpp>
 #include <odm/bson/containers.hpp>
 #include <odm/bson/kind.hpp>
+#include <odm/bson/writer.hpp>
 #include <odm/bson/members.hpp>
 #include <odm/bson/record.hpp>
 #include <odm/fields/ref.hpp>
@@ -71,22 +72,21 @@ namespace detail {
 template <class T>
 void encode_embedded_item(bson_t* array, std::string_view key, const T& item) {
   const EncodeLevel level;
-  bson_t document;
-  check_append(bson_append_document_begin(array, key.data(), key_length(key), &document));
+  ChildWriter document(array, key);
   std::string_view current;
   try {
     members<T>::for_each([&](auto member) {
       using Member = decltype(member);
       if constexpr (!is_parent_reference<Member>) {
         current = Member::nested_name;
-        codec<typename Member::type>::encode(&document, Member::nested_name, Member::of(item));
+        codec<typename Member::type>::encode(document.get(), Member::nested_name, Member::of(item));
       }
     });
   } catch (PathError& e) {
     e.prepend(current);
     throw;
   }
-  check_append(bson_append_document_end(array, &document));
+  document.close();
 }
 
 }  // namespace detail
@@ -100,14 +100,13 @@ struct codec<Subset<T, N, OrderKey, Order>> {
   using relation = subset_of<T, N, OrderKey, Order>;
   static void encode(bson_t* parent, std::string_view key, const subset& value) {
     const detail::EncodeLevel level;
-    bson_t array;
-    detail::check_append(bson_append_array_begin(parent, key.data(), detail::key_length(key), &array));
-    std::uint32_t index = 0;
+    detail::ChildWriter array(parent, key, detail::ChildWriter::Kind::array);
     for (const T& item : value) {
-      const detail::ArrayKey element_key(index++);
-      detail::at_path(element_key.view(), [&] { detail::encode_embedded_item(&array, element_key.view(), item); });
+      const detail::ArrayKey element_key(array.next_index());
+      detail::at_path(element_key.view(),
+                      [&] { detail::encode_embedded_item(array.get(), element_key.view(), item); });
     }
-    detail::check_append(bson_append_array_end(parent, &array));
+    array.close();
   }
   static void decode(const bson_iter_t& it, subset& out) {
     std::vector<T> items;

@@ -10,6 +10,7 @@
 #include <odm/bson/members.hpp>
 #include <odm/bson/record.hpp>
 #include <odm/bson/scalars.hpp>
+#include <odm/bson/writer.hpp>
 #include <odm/fields/embedded.hpp>
 #include <odm/model/direction.hpp>
 #include <odm/model/model.hpp>
@@ -215,14 +216,12 @@ void append_comparable(bson_t* parent, std::string_view key, const X& value) {
 /// Appends a BSON array `key` of the values of `range`, each stored as an M.
 template <class M, class Range>
 void append_array(bson_t* parent, std::string_view key, const Range& range) {
-  bson_t array;
-  check_append(bson_append_array_begin(parent, key.data(), key_length(key), &array));
-  std::uint32_t index = 0;
+  ChildWriter array(parent, key, ChildWriter::Kind::array);
   for (const auto& value : range) {
-    const ArrayKey element_key(index++);
-    append_value<M>(&array, element_key.view(), value);
+    const ArrayKey element_key(array.next_index());
+    append_value<M>(array.get(), element_key.view(), value);
   }
-  check_append(bson_append_array_end(parent, &array));
+  array.close();
 }
 
 /// The stored names of a path, kept as views of the compile-time name tables. The
