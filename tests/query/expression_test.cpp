@@ -105,7 +105,8 @@ TEST(ExpressionTest, ElementConditionsOnTheElementTakeTheOperatorForm) {
   EXPECT_BSON(field(&Movie::scores).elem_match([](auto s) { return !(s > 1 && s < 5); }),
               R"({"scores": {"$elemMatch": {"$not": {"$gt": 1, "$lt": 5}}}})");
   EXPECT_EQ(field(&Volume::topics).elem_match([](auto t) { return !t.regex("^a"); }).bson().to_canonical_json(),
-            canonical(R"({"topics": {"$elemMatch": {"$not": {"$regularExpression": {"pattern": "^a", "options": ""}}}}})"));
+            canonical(R"({"topics": {"$elemMatch":
+                             {"$not": {"$regularExpression": {"pattern": "^a", "options": ""}}}}})"));
   EXPECT_BSON(field(&Movie::scores).pull([](auto s) { return s >= 80 && !(s > 90); }),
               R"({"$pull": {"scores": {"$gte": 80, "$not": {"$gt": 90}}}})");
   EXPECT_BSON(field(&Movie::scores).pull([](auto) { return odm::Filter<odm::Element<std::int32_t>>{}; }),
@@ -172,7 +173,8 @@ TEST(ExpressionTest, NestedElemMatch) {
 TEST(ExpressionTest, UpdatesWriteEachOperatorOnceInFirstAppearanceOrder) {
   EXPECT_BSON(field(&Book::pages).inc(1) + field(&Book::title).set("t") + field(&Book::sold).inc(2) +
                   field(&Book::author).push("x"),
-              R"({"$inc": {"pages": 1, "sold": {"$numberLong": "2"}}, "$set": {"title": "t"}, "$push": {"author": "x"}})");
+              R"({"$inc": {"pages": 1, "sold": {"$numberLong": "2"}}, "$set": {"title": "t"},
+                  "$push": {"author": "x"}})");
   EXPECT_BSON(field(&Book::author).add_to_set_each({"a"}) + field(&Book::checkout).pull([](auto c) {
                 return c / &Checkout::by == "x";
               }),
@@ -180,9 +182,10 @@ TEST(ExpressionTest, UpdatesWriteEachOperatorOnceInFirstAppearanceOrder) {
   // The last $sort given is the one written.
   EXPECT_BSON(field(&Movie::scores).push_each({1}).sort(odm::ascending).sort(odm::descending),
               R"({"$push": {"scores": {"$each": [1], "$sort": -1}}})");
-  EXPECT_BSON(field(&Product::reviews).push_each(std::vector<Review>{}).sort(odm::asc(&Review::id)).sort(odm::descending),
+  const auto reviews = field(&Product::reviews).push_each(std::vector<Review>{});
+  EXPECT_BSON(reviews.sort(odm::asc(&Review::id)).sort(odm::descending),
               R"({"$push": {"reviews": {"$each": [], "$sort": -1}}})");
-  EXPECT_BSON(field(&Product::reviews).push_each(std::vector<Review>{}).sort(odm::descending).sort(odm::asc(&Review::id)),
+  EXPECT_BSON(reviews.sort(odm::descending).sort(odm::asc(&Review::id)),
               R"({"$push": {"reviews": {"$each": [], "$sort": {"id": 1}}}})");
 }
 

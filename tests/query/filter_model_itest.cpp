@@ -258,6 +258,7 @@ class Generator {
     return out;
   }
   Cmp cmp() { return static_cast<Cmp>(pick(8)); }
+  std::string letter() { return std::string(1, static_cast<char>('p' + pick(3))); }
 
   Node comparison(Field f) {
     Node n;
@@ -335,7 +336,7 @@ class Generator {
           if (pick(3) == 0) {
             Node y;
             y.field = Field::sub_y;
-            y.text = std::string(1, static_cast<char>('p' + pick(3)));
+            y.text = letter();
             return y;
           }
           return comparison(Field::sub_x);
@@ -355,7 +356,7 @@ class Generator {
     d.c_absent = c == 2;
     d.doc.s = words[pick(6)];
     for (int i = pick(5); i > 0; --i) d.doc.tags.push_back(number());
-    for (int i = pick(4); i > 0; --i) d.doc.subs.push_back(Sub{number(), std::string(1, static_cast<char>('p' + pick(3)))});
+    for (int i = pick(4); i > 0; --i) d.doc.subs.push_back(Sub{number(), letter()});
     return d;
   }
 

@@ -23,11 +23,15 @@ namespace odm {
 
 namespace detail {
 
-/// The builders' way to make a holder from what they built.
+/// The builders' way to make a holder from what they built, and to read its expression.
 struct QueryAccess {
   template <class Holder, class Built>
   static Holder make(Built built) {
     return Holder(std::move(built));
+  }
+  template <class Holder>
+  static const auto& expression(const Holder& holder) noexcept {
+    return holder.expr_;
   }
 };
 
@@ -139,7 +143,6 @@ class Filter {
   static Filter raw(Document document) { return Filter(detail::raw_filter_node(std::move(document))); }
   /// The filter as BSON, written from the expression.
   Document bson() const { return detail::write_filter(expr_); }
-  const detail::FilterExpr& expression() const noexcept { return expr_; }
 
  private:
   friend struct detail::QueryAccess;
@@ -155,7 +158,6 @@ class Update {
   static Update raw(Document document) { return Update(detail::UpdateExpr::raw(std::move(document))); }
   /// The update as BSON, written from the expression.
   Document bson() const { return expr_.write(); }
-  const detail::UpdateExpr& expression() const noexcept { return expr_; }
 
  protected:
   friend struct detail::QueryAccess;

@@ -28,26 +28,30 @@ namespace odm {
 /// Both conditions: implicit and for different fields, `$and` when a field repeats.
 template <class T>
 Filter<T> operator&&(const Filter<T>& a, const Filter<T>& b) {
-  return detail::QueryAccess::make<Filter<T>>(detail::all_of(a.expression(), b.expression()));
+  using detail::QueryAccess;
+  return QueryAccess::make<Filter<T>>(detail::all_of(QueryAccess::expression(a), QueryAccess::expression(b)));
 }
 
 /// Either condition: {$or: [a, b]}.
 template <class T>
 Filter<T> operator||(const Filter<T>& a, const Filter<T>& b) {
-  return detail::QueryAccess::make<Filter<T>>(detail::any_of(a.expression(), b.expression()));
+  using detail::QueryAccess;
+  return QueryAccess::make<Filter<T>>(detail::any_of(QueryAccess::expression(a), QueryAccess::expression(b)));
 }
 
 /// Not the condition: `$not` on a single field's operator expression, `$nor` otherwise.
 template <class T>
 Filter<T> operator!(const Filter<T>& a) {
-  return detail::QueryAccess::make<Filter<T>>(detail::negation(a.expression()));
+  return detail::QueryAccess::make<Filter<T>>(detail::negation(detail::QueryAccess::expression(a)));
 }
 
 /// None of the conditions: {$nor: [a, b, ...]}.
 template <class T, class... More>
   requires(std::is_same_v<Filter<T>, More> && ...)
 Filter<T> nor(const Filter<T>& first, const More&... more) {
-  return detail::QueryAccess::make<Filter<T>>(detail::none_of({first.expression(), more.expression()...}));
+  using detail::QueryAccess;
+  return QueryAccess::make<Filter<T>>(
+      detail::none_of({QueryAccess::expression(first), QueryAccess::expression(more)...}));
 }
 
 }  // namespace odm

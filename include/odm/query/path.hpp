@@ -376,7 +376,7 @@ class Path {
     using Result = std::invoke_result_t<F, Element<E>>;
     static_assert(std::is_same_v<Result, Filter<Element<E>>>,
                   "odm: the condition on the element must return a filter built from the element it is given");
-    return std::invoke(std::forward<F>(condition_on_element), Element<E>{}).expression();
+    return detail::QueryAccess::expression(std::invoke(std::forward<F>(condition_on_element), Element<E>{}));
   }
 
   template <class Append>

@@ -41,7 +41,9 @@ bool paths_conflict(std::string_view a, std::string_view b);
 /// touch the same path.
 template <class T>
 Update<T> operator+(const Update<T>& a, const Update<T>& b) {
-  return detail::QueryAccess::make<Update<T>>(detail::UpdateExpr::combine(a.expression(), b.expression()));
+  using detail::QueryAccess;
+  return QueryAccess::make<Update<T>>(
+      detail::UpdateExpr::combine(QueryAccess::expression(a), QueryAccess::expression(b)));
 }
 
 template <class T>
