@@ -34,7 +34,17 @@ std::string_view op_name(ConditionOp op) {
   return "";
 }
 
-FilterExpr make_node(FilterNode node) { return std::make_shared<const FilterNode>(std::move(node)); }
+/// The node, its depth counted. Throws odm::ValueError past max_filter_depth: MongoDB
+/// "supports no more than 100 levels of nesting for BSON documents"
+/// (https://www.mongodb.com/docs/manual/reference/limits/#mongodb-limit-Nested-Depth-for-BSON-Documents).
+FilterExpr make_node(FilterNode node) {
+  for (const auto& child : node.children)
+    if (child) node.depth = std::max(node.depth, child->depth + 1);
+  if (node.depth > max_filter_depth)
+    throw ValueError("the filter nests its conditions " + std::to_string(node.depth) +
+                     " levels deep; MongoDB takes documents nested at most 100 levels");
+  return std::make_shared<const FilterNode>(std::move(node));
+}
 
 /// The one element an operand is stored as.
 bson_iter_t operand(const Document& value) {
@@ -92,7 +102,9 @@ void top_keys(const FilterNode& node, std::vector<std::string_view>& keys) {
       break;
     case Kind::any_of: keys.push_back("$or"); break;
     case Kind::none_of: keys.push_back("$nor"); break;
-    case Kind::negation: keys.push_back(takes_not(node.children[0].get()) ? node.children[0]->path : "$nor"); break;
+    case Kind::negation:  // a view of the path itself (a ?: with "$nor" would view a temporary copy)
+      keys.push_back(takes_not(node.children[0].get()) ? std::string_view(node.children[0]->path) : "$nor");
+      break;
     case Kind::raw: {
       bson_iter_t it;
       if (bson_iter_init(&it, node.value.get()))
@@ -221,6 +233,9 @@ void write_operators(bson_t* out, const FilterNode& node, std::vector<std::strin
       break;
     case Kind::negation: {
       claim("$not");
+      if (!node.children[0])
+        throw ValueError("an element condition negates the empty condition (which matches every element); "
+                         "MongoDB's operator form cannot say that");
       const FilterNode& negated = *node.children[0];
       if (negated.kind == Kind::condition && negated.op == ConditionOp::regex) {
         append_operand(out, "$not", negated.value);

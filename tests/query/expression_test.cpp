@@ -170,6 +170,25 @@ TEST(ExpressionTest, NestedElemMatch) {
                odm::ValueError);
 }
 
+TEST(ExpressionTest, AFilterNestedDeeperThanMongoDbAcceptsIsRefusedWhenBuilt) {
+  F f = field(&Book::pages) == 1;
+  for (int level = 0; level < 40; ++level) f = !(f || field(&Book::title) == "x");  // 81 levels
+  EXPECT_FALSE(f.bson().empty());
+  try {
+    for (int level = 0; level < 40; ++level) f = !(f || field(&Book::title) == "x");
+    ADD_FAILURE() << "no error";
+  } catch (const odm::ValueError& e) {
+    EXPECT_STREQ(e.what(), "the filter nests its conditions 101 levels deep; MongoDB takes documents nested at most "
+                           "100 levels");
+  }
+  EXPECT_THROW(
+      {
+        auto deep = field(&Book::pages) > 1;
+        for (int level = 0; level < 200; ++level) deep = field(&Book::pages) == level || !deep;
+      },
+      odm::ValueError);
+}
+
 TEST(ExpressionTest, UpdatesWriteEachOperatorOnceInFirstAppearanceOrder) {
   EXPECT_BSON(field(&Book::pages).inc(1) + field(&Book::title).set("t") + field(&Book::sold).inc(2) +
                   field(&Book::author).push("x"),

@@ -60,7 +60,13 @@ struct FilterNode {
   Document value;
   /// The operands of a logical node; elem_match's condition on the element.
   std::vector<FilterExpr> children;
+  /// The levels of nodes from this one down (1 for a condition); at most
+  /// max_filter_depth, so that writing and destroying a filter recurse only so deep.
+  std::uint32_t depth = 1;
 };
+
+/// Deeper than MongoDB's limit of 100 levels of nested documents in any case.
+inline constexpr std::uint32_t max_filter_depth = 100;
 
 FilterExpr condition_node(ConditionOp op, std::string path, Document value);
 /// `$elemMatch` on `path`. Throws odm::ValueError when MongoDB cannot express
