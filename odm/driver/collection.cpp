@@ -179,6 +179,8 @@ CursorCore make_cursor(const char* operation, const std::shared_ptr<const Collec
 CollectionCore::CollectionCore(std::shared_ptr<ClientState> client, std::string database, std::string name,
                                Concerns concerns)
     : client_(std::move(client)) {
+  check_database_name(database);
+  check_collection_name(name);
   std::string full = database + "." + name;
   names_ = std::make_shared<const CollectionNames>(
       CollectionNames{std::move(database), std::move(name), std::move(full), std::move(concerns)});

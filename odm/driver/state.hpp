@@ -20,6 +20,12 @@
 
 namespace odm::detail {
 
+/// Refuse a name MongoDB forbids, before anything is sent (naming restrictions,
+/// https://www.mongodb.com/docs/manual/reference/limits/#naming-restrictions). libmongoc
+/// takes names as C strings, so a NUL would silently name another database or collection.
+void check_database_name(std::string_view name);
+void check_collection_name(std::string_view name);
+
 /// unique_ptr deleter calling a libmongoc destroy function.
 template <class Handle, void (*Destroy)(Handle*)>
 struct Destroyer {
