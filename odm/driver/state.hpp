@@ -182,6 +182,9 @@ void apply_concerns(mongoc_collection_t* collection, const Concerns& concerns);
 /// Throws the odm exception for a libmongoc error: ConnectionError, DuplicateKeyError,
 /// WriteError, ServerError or DriverError. `reply` may be null.
 [[noreturn]] void throw_error(const bson_error_t& error, const bson_t* reply, std::string_view operation);
+/// Throws WriteError when a reply libmongoc called a success still carries a write concern
+/// error (one of a shape libmongoc does not recognize).
+void throw_if_write_concern_error(const bson_t* reply, std::string_view operation);
 
 /// Makes libmongoc send its log to odm's handler (odm/driver/log.hpp); once per process.
 void install_log_forwarding();

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -193,6 +194,16 @@ TEST_F(Adversary12, ANegativeFindLimitReturnsOneBatchOfThatMany) {
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0].id, 1);
   EXPECT_EQ(found[1].id, 2);
+  // The find command refuses a negative limit (BSON field 'limit' value must be >= 0,
+  // 51024): odm sends limit 2 and singleBatch. Defect found: odm sent limit -2.
+  const auto sent = started_.last("find");
+  ASSERT_TRUE(sent.has_value());
+  EXPECT_EQ(number_at(*sent, "limit"), 2) << sent->to_json();
+  bson_iter_t single;
+  EXPECT_TRUE(bson_iter_init_find(&single, sent->get(), "singleBatch") && bson_iter_as_bool(&single)) << sent->to_json();
+  // One batch: more than the first batch's worth is not fetched by getMore.
+  EXPECT_EQ(gauges().find({}, odm::FindOptions<Gauge>{}.limit(-4).batch_size(2)).to_vector().size(), 2u)
+      << "a single batch of at most batchSize documents";
   EXPECT_EQ(gauges().find({}, odm::FindOptions<Gauge>{}.limit(0)).to_vector().size(), 5u) << "limit 0 is no limit";
 }
 
@@ -308,9 +319,11 @@ class Adversary12Replies : public odm_test::FailPointTest {};
 
 // A writeConcernError whose fields have the wrong types (the fail point appends what it is
 // given) must be an odm::Error that names the write, never a crash or a success.
+// Defect found: with a code that is missing, 0 or not a number, libmongoc 1.23 reports
+// success and odm returned normally; odm now reads the reply (errors.cpp).
 TEST_F(Adversary12Replies, AWriteConcernErrorOfTheWrongShapeIsAnError) {
   auto coll = client_->database(db_name_).collection<Gauge>();
-  fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "writeConcernError": {"code": "x", "errmsg": 5}})");
+  fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "writeConcernError": {"code": "x", "errmsg": "text"}})");
   try {
     coll.insert_one(Gauge{1, 1, "a"});
     ADD_FAILURE() << "a write concern error was not reported";
@@ -319,7 +332,38 @@ TEST_F(Adversary12Replies, AWriteConcernErrorOfTheWrongShapeIsAnError) {
   }
   fail_point(R"({"times": 1})", R"({"failCommands": ["update"], "writeConcernError": {"errmsg": "no code"}})");
   EXPECT_THROW(coll.update_one(odm::field(&Gauge::id) == 1, odm::field(&Gauge::level).inc(1)), odm::Error);
-  EXPECT_EQ(coll.get_by_id(1).level, 2) << "a write concern error leaves the write applied";
+  fail_point(R"({"times": 1})", R"({"failCommands": ["findAndModify"], "writeConcernError": {"code": "x", "errmsg": "odd"}})");
+  EXPECT_THROW(coll.find_one_and_update(odm::field(&Gauge::id) == 1, odm::field(&Gauge::level).inc(1)), odm::WriteError);
+  fail_point(R"({"times": 1})", R"({"failCommands": ["delete"], "writeConcernError": {"errmsg": "no code"}})");
+  EXPECT_THROW(coll.delete_one(odm::field(&Gauge::id) == 2), odm::WriteError);
+  EXPECT_EQ(coll.get_by_id(1).level, 3) << "a write concern error leaves the write applied";
+  EXPECT_FALSE(coll.find_by_id(2).has_value()) << "and the delete too";
+}
+
+// A writeConcernError whose errmsg is not a string aborts the process inside libmongoc
+// 1.23 (_mongoc_write_result_complete appends the missing string: "bson_string_append():
+// precondition failed: str"), before odm sees the reply. odm cannot intercept it without
+// sending its writes itself; kept, skipped, as the reproduction (ODM_RUN_KNOWN_CRASHES=1
+// runs it, and aborts the test binary).
+TEST_F(Adversary12Replies, AWriteConcernErrorWhoseMessageIsNotAStringIsAnError) {
+  if (std::getenv("ODM_RUN_KNOWN_CRASHES") == nullptr)
+    GTEST_SKIP() << "defect in libmongoc 1.23, not fixed in odm: a writeConcernError with a non-string errmsg "
+                    "aborts the process (bson_string_append precondition) inside mongoc_collection_insert_one";
+  auto coll = client_->database(db_name_).collection<Gauge>();
+  fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "writeConcernError": {"code": 64, "errmsg": 5}})");
+  EXPECT_THROW(coll.insert_one(Gauge{1, 1, "a"}), odm::Error);
+}
+
+// Likewise a writeConcernError with code 0 on a delete: libmongoc 1.23 aborts in
+// _parse_error_reply ("precondition failed: *code", mongoc-rpc.c).
+TEST_F(Adversary12Replies, AWriteConcernErrorWithCodeZeroIsAnError) {
+  if (std::getenv("ODM_RUN_KNOWN_CRASHES") == nullptr)
+    GTEST_SKIP() << "defect in libmongoc 1.23, not fixed in odm: a writeConcernError with code 0 aborts the "
+                    "process (_parse_error_reply precondition) inside mongoc_collection_delete_one";
+  auto coll = client_->database(db_name_).collection<Gauge>();
+  coll.insert_one(Gauge{1, 1, "a"});
+  fail_point(R"({"times": 1})", R"({"failCommands": ["delete"], "writeConcernError": {"code": 0, "errmsg": "zero"}})");
+  EXPECT_THROW(coll.delete_one(odm::field(&Gauge::id) == 1), odm::Error);
 }
 
 // ---- the log handler --------------------------------------------------------------------

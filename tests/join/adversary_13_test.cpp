@@ -202,8 +202,9 @@ TEST_F(Adversary13Tree, ADeepChainIsWalkedOneQueryPerLevel) {
   EXPECT_EQ(up.front().id, "n" + std::to_string(depth - 2));
   EXPECT_EQ(up.back().id, "n0");
   EXPECT_EQ(log_.started("find"), depth - 1) << "one find per level; the root's null parent needs none";
+  const Node top = nodes.get_by_id("n0");
   log_.clear();
-  const auto down = odm::tree::descendants(nodes, nodes.get_by_id("n0"), &Node::parent);
+  const auto down = odm::tree::descendants(nodes, top, &Node::parent);
   EXPECT_EQ(down.size(), static_cast<std::size_t>(depth - 1));
   EXPECT_EQ(log_.started("find"), depth) << "one $in per level, the last finding nothing";
 }
