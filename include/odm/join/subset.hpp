@@ -39,9 +39,9 @@
 // reads that see every acknowledged write: MongoDB's default, reads and writes on the
 // primary. `{_id, reviews: E}` uses MongoDB's documented exact-array equality match.
 //
-// Cost: add is 4 commands (insert, $push, 2 reads), update and remove 5 (write, 2 reads,
-// the guarded update, 1 read), repair of an exact owner 2. A lost race costs one more
-// round; an operation gives up after SubsetOptions::max_attempts rounds with
+// Cost: add is 5 commands (the duplicate check, insert, $push, 2 reads), update and remove
+// 5 (write, 2 reads, the guarded update, 1 read), repair of an exact owner 2. A lost race
+// costs one more round; an operation gives up after SubsetOptions::max_attempts rounds with
 // odm::SubsetConflict (the full collection then holds its change; `repair` finishes it).
 
 #include <odm/bson/document.hpp>
