@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -31,46 +30,6 @@ struct Gauge {
   std::int32_t id = 0;
   std::int32_t level = 0;
   std::string label;
-};
-
-/// The commands a client started, by first key.
-class Started {
- public:
-  odm::ClientOptions options(odm::ClientOptions base = {}) {
-    return base.capture_command_documents()
-        .on_command_started([this](const odm::CommandEvent& event) {
-          std::lock_guard lock(mutex_);
-          if (event.document != nullptr) commands_.emplace_back(std::string(event.command_name), *event.document);
-        })
-        .on_command_failed([this](const odm::CommandEvent& event) {
-          std::lock_guard lock(mutex_);
-          failed_.emplace_back(event.command_name);
-        });
-  }
-  std::optional<odm::Document> last(const std::string& name) {
-    std::lock_guard lock(mutex_);
-    for (auto it = commands_.rbegin(); it != commands_.rend(); ++it)
-      if (it->first == name) return it->second;
-    return std::nullopt;
-  }
-  std::size_t count() {
-    std::lock_guard lock(mutex_);
-    return commands_.size();
-  }
-  std::vector<std::string> failed() {
-    std::lock_guard lock(mutex_);
-    return failed_;
-  }
-  void clear() {
-    std::lock_guard lock(mutex_);
-    commands_.clear();
-    failed_.clear();
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<std::pair<std::string, odm::Document>> commands_;
-  std::vector<std::string> failed_;
 };
 
 /// The UTF-8 string at a top-level or dotted key of a command, "" when absent.
@@ -97,14 +56,16 @@ class Adversary12 : public odm_test::DriverTest {
   void SetUp() override {
     odm_test::DriverTest::SetUp();
     if (HasFatalFailure()) return;
-    recorded_.emplace(uri_, started_.options());
     gauges().insert_many(std::vector<Gauge>{{1, 10, "a"}, {2, 20, "b"}, {3, 30, "c"}, {4, 40, "d"}, {5, 50, "e"}});
-    started_.clear();
+    log_.clear();
   }
-  odm::Collection<Gauge> gauges() { return recorded_->database(db_name_).collection<Gauge>(); }
-
-  Started started_;
-  std::optional<odm::Client> recorded_;
+  odm::Collection<Gauge> gauges() { return db().collection<Gauge>(); }
+  /// Commands the probes below could have sent.
+  int sent() const {
+    int total = 0;
+    for (const char* name : {"aggregate", "find", "insert", "drop", "dropDatabase", "count"}) total += log_.started(name);
+    return total;
+  }
 };
 
 const std::string not_utf8 = std::string("caf") + static_cast<char>(0xC3);  // a lead byte and nothing after
@@ -185,6 +146,18 @@ TEST(Adversary12Validation, NumbersMongoDBRefusesAreRefusedWhenSet) {
   EXPECT_NO_THROW(odm::CountOptions<Gauge>{}.skip(0).limit(1));
 }
 
+// The same invalid combinations written in the URI (connection string specification:
+// "w=0 with journal=true" and "maxStalenessSeconds with readPreference=primary" are
+// errors) are refused when the client is made.
+TEST(Adversary12Validation, InvalidCombinationsInTheUriAreRefusedWhenTheClientIsMade) {
+  EXPECT_THROW(odm::Client("mongodb://127.0.0.1:9/?w=0&journal=true"), odm::ConfigurationError);
+  EXPECT_THROW(odm::Client("mongodb://127.0.0.1:9/?readPreference=primary&maxStalenessSeconds=120"),
+               odm::ConfigurationError);
+  EXPECT_THROW(odm::Client("mongodb://127.0.0.1:9/?readPreference=primary&readPreferenceTags=dc:east"),
+               odm::ConfigurationError);
+  EXPECT_THROW(odm::Client("mongodb://127.0.0.1:9/?wtimeoutMS=-5"), odm::ConfigurationError);
+}
+
 // ---- the server acts on the options as MongoDB documents ------------------------------
 
 // Drivers' CRUD specification (find, limit): "A negative limit implies that the caller
@@ -196,7 +169,7 @@ TEST_F(Adversary12, ANegativeFindLimitReturnsOneBatchOfThatMany) {
   EXPECT_EQ(found[1].id, 2);
   // The find command refuses a negative limit (BSON field 'limit' value must be >= 0,
   // 51024): odm sends limit 2 and singleBatch. Defect found: odm sent limit -2.
-  const auto sent = started_.last("find");
+  const auto sent = log_.last("find");
   ASSERT_TRUE(sent.has_value());
   EXPECT_EQ(number_at(*sent, "limit"), 2) << sent->to_json();
   bson_iter_t single;
@@ -219,11 +192,11 @@ TEST_F(Adversary12, BatchSizeZeroStillReturnsEveryDocument) {
 TEST_F(Adversary12, AUnicodeCommentAndAnEmptyOneReachTheCommandIntact) {
   const std::string comment = "rapport trimestriel — 四半期 ✓";
   gauges().count({}, odm::CountOptions<Gauge>{}.comment(comment));
-  auto sent = started_.last("aggregate");
+  auto sent = log_.last("aggregate");
   ASSERT_TRUE(sent.has_value());
   EXPECT_EQ(text_at(*sent, "comment"), comment) << sent->to_json();
   gauges().find({}, odm::FindOptions<Gauge>{}.comment("")).to_vector();
-  sent = started_.last("find");
+  sent = log_.last("find");
   ASSERT_TRUE(sent.has_value());
   EXPECT_TRUE(odm_test::has_key(*sent, "comment")) << "an empty comment is still a comment: " << sent->to_json();
 }
@@ -231,10 +204,10 @@ TEST_F(Adversary12, AUnicodeCommentAndAnEmptyOneReachTheCommandIntact) {
 TEST_F(Adversary12, TheLargestMaxTimeReachesTheCommandAsSet) {
   const std::chrono::milliseconds largest{std::numeric_limits<std::int32_t>::max()};
   gauges().find({}, odm::FindOptions<Gauge>{}.max_time(largest)).to_vector();
-  const auto sent = started_.last("find");
+  const auto sent = log_.last("find");
   ASSERT_TRUE(sent.has_value());
   EXPECT_EQ(number_at(*sent, "maxTimeMS"), largest.count());
-  EXPECT_TRUE(started_.failed().empty());
+  EXPECT_TRUE(log_.failed_names().empty());
 }
 
 // Write concern w: 0: "requests no acknowledgment of the write operation"
@@ -246,7 +219,7 @@ TEST_F(Adversary12, AnUnacknowledgedWriteIsAppliedWithoutConfirmation) {
   coll.write_concern(odm::WriteConcern::unacknowledged());
   coll.insert_one(Gauge{6, 60, "f"});
   coll.update_one(odm::field(&Gauge::id) == 1, odm::field(&Gauge::level).inc(1));
-  const auto sent = started_.last("insert");
+  const auto sent = log_.last("insert");
   ASSERT_TRUE(sent.has_value());
   EXPECT_EQ(number_at(*sent, "writeConcern.w"), 0) << sent->to_json();
   // Unacknowledged: poll, within a limit, until both writes are visible.
@@ -261,12 +234,12 @@ TEST_F(Adversary12, AnUnacknowledgedWriteIsAppliedWithoutConfirmation) {
 TEST_F(Adversary12, AnUnacknowledgedWriteInAnExplicitSessionIsAnErrorBeforeSending) {
   ODM_REQUIRE(sessions);
   auto coll = gauges();
-  odm::Session session = recorded_->start_session();
-  started_.clear();
+  odm::Session session = client().start_session();
+  log_.clear();
   EXPECT_THROW(coll.insert_one(session, Gauge{7, 70, "g"},
                                odm::InsertOneOptions<Gauge>{}.write_concern(odm::WriteConcern::unacknowledged())),
                odm::Error);
-  EXPECT_FALSE(started_.last("insert").has_value());
+  EXPECT_FALSE(log_.last("insert").has_value());
   EXPECT_FALSE(gauges().find_by_id(7).has_value());
 }
 
@@ -280,21 +253,21 @@ TEST_F(Adversary12, AnUnacknowledgedWriteInAnExplicitSessionIsAnErrorBeforeSendi
 
 TEST_F(Adversary12, NamesMongoDBForbidsAreRefusedBeforeSending) {
   const auto refused = [&](const char* what, auto&& use) {
-    started_.clear();
+    log_.clear();
     const std::string message = configuration_error_of(use);
     EXPECT_FALSE(message.empty()) << what << " was accepted";
-    EXPECT_EQ(started_.count(), 0u) << what << ": a command was sent";
+    EXPECT_EQ(sent(), 0) << what << ": a command was sent";
   };
-  odm::Database db = recorded_->database(db_name_);
+  odm::Database db = db();
   refused("an empty collection name", [&] { db.collection<Gauge>("").count(); });
   refused("a collection name with $", [&] { db.collection<Gauge>("gauges$old").count(); });
   refused("a collection name with NUL", [&] { db.collection<Gauge>(std::string("gauges\0old", 10)).count(); });
   refused("a collection name in system.", [&] { db.collection<Gauge>("system.gauges").count(); });
-  refused("an empty database name", [&] { recorded_->database("").collection<Gauge>().count(); });
-  refused("a database name with .", [&] { recorded_->database("shop.eu").collection<Gauge>().count(); });
-  refused("a database name with /", [&] { recorded_->database("shop/eu").collection<Gauge>().count(); });
-  refused("a database name with NUL", [&] { recorded_->database(std::string("shop\0eu", 7)).drop(); });
-  refused("a database name of 64 characters", [&] { recorded_->database(std::string(64, 'd')).drop(); });
+  refused("an empty database name", [&] { client().database("").collection<Gauge>().count(); });
+  refused("a database name with .", [&] { client().database("shop.eu").collection<Gauge>().count(); });
+  refused("a database name with /", [&] { client().database("shop/eu").collection<Gauge>().count(); });
+  refused("a database name with NUL", [&] { client().database(std::string("shop\0eu", 7)).drop(); });
+  refused("a database name of 64 characters", [&] { client().database(std::string(64, 'd')).drop(); });
   // The unaffected collection "gauges" still holds its 5 documents.
   EXPECT_EQ(gauges().count(), 5);
   // What MongoDB allows stays allowed: unicode, dots inside a collection name.
@@ -306,11 +279,11 @@ TEST_F(Adversary12, NamesMongoDBForbidsAreRefusedBeforeSending) {
 // ---- dropping what is not there -------------------------------------------------------
 
 TEST_F(Adversary12, DroppingMissingThingsAndSyncingIndexesOfANewCollectionFailNoCommand) {
-  odm::Database db = recorded_->database(db_name_);
-  started_.clear();
+  odm::Database db = db();
+  log_.clear();
   db.collection<Gauge>("never_there").drop();
-  recorded_->database(db_name_.substr(0, 40) + "_never").drop();
-  EXPECT_TRUE(started_.failed().empty()) << started_.failed().front();
+  client().database(db_name_.substr(0, 40) + "_never").drop();
+  EXPECT_TRUE(log_.failed_names().empty()) << log_.failed_names().front();
 }
 
 // ---- a server reply of the wrong shape ------------------------------------------------
