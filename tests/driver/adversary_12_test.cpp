@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
-#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
