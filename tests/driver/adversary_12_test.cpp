@@ -257,11 +257,11 @@ TEST_F(Adversary12, NamesMongoDBForbidsAreRefusedBeforeSending) {
     EXPECT_FALSE(message.empty()) << what << " was accepted";
     EXPECT_EQ(sent(), 0) << what << ": a command was sent";
   };
-  odm::Database db = db();
-  refused("an empty collection name", [&] { db.collection<Gauge>("").count(); });
-  refused("a collection name with $", [&] { db.collection<Gauge>("gauges$old").count(); });
-  refused("a collection name with NUL", [&] { db.collection<Gauge>(std::string("gauges\0old", 10)).count(); });
-  refused("a collection name in system.", [&] { db.collection<Gauge>("system.gauges").count(); });
+  odm::Database database = db();
+  refused("an empty collection name", [&] { database.collection<Gauge>("").count(); });
+  refused("a collection name with $", [&] { database.collection<Gauge>("gauges$old").count(); });
+  refused("a collection name with NUL", [&] { database.collection<Gauge>(std::string("gauges\0old", 10)).count(); });
+  refused("a collection name in system.", [&] { database.collection<Gauge>("system.gauges").count(); });
   refused("an empty database name", [&] { client().database("").collection<Gauge>().count(); });
   refused("a database name with .", [&] { client().database("shop.eu").collection<Gauge>().count(); });
   refused("a database name with /", [&] { client().database("shop/eu").collection<Gauge>().count(); });
@@ -270,7 +270,7 @@ TEST_F(Adversary12, NamesMongoDBForbidsAreRefusedBeforeSending) {
   // The unaffected collection "gauges" still holds its 5 documents.
   EXPECT_EQ(gauges().count(), 5);
   // What MongoDB allows stays allowed: unicode, dots inside a collection name.
-  auto unicode = db.collection<Gauge>("jauges_été.archive");
+  auto unicode = database.collection<Gauge>("jauges_été.archive");
   unicode.insert_one(Gauge{1, 1, "x"});
   EXPECT_EQ(unicode.count(), 1);
 }
@@ -278,9 +278,8 @@ TEST_F(Adversary12, NamesMongoDBForbidsAreRefusedBeforeSending) {
 // ---- dropping what is not there -------------------------------------------------------
 
 TEST_F(Adversary12, DroppingMissingThingsAndSyncingIndexesOfANewCollectionFailNoCommand) {
-  odm::Database db = db();
   log_.clear();
-  db.collection<Gauge>("never_there").drop();
+  db().collection<Gauge>("never_there").drop();
   client().database(db_name_.substr(0, 40) + "_never").drop();
   EXPECT_TRUE(log_.failed_names().empty()) << log_.failed_names().front();
 }
