@@ -109,11 +109,9 @@ TEST_F(Adversary13Subset, ExtremeOrderKeysKeepTheFirstThree) {
 
 // ---- count_children: hostile parent ids -----------------------------------------------
 
+/// Only its ids are used (count_children does not read the parents).
 struct Shelf {
   std::string id;
-  struct odm_model {
-    static constexpr std::string_view collection = "adv_shelf";
-  };
 };
 
 struct Tome {
