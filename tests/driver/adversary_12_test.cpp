@@ -173,9 +173,12 @@ TEST_F(Adversary12, ANegativeFindLimitReturnsOneBatchOfThatMany) {
   EXPECT_EQ(number_at(*sent, "limit"), 2) << sent->to_json();
   bson_iter_t single;
   EXPECT_TRUE(bson_iter_init_find(&single, sent->get(), "singleBatch") && bson_iter_as_bool(&single)) << sent->to_json();
-  // One batch: more than the first batch's worth is not fetched by getMore.
-  EXPECT_EQ(gauges().find({}, odm::FindOptions<Gauge>{}.limit(-4).batch_size(2)).to_vector().size(), 2u)
-      << "a single batch of at most batchSize documents";
+  // One batch: more than the first batch's worth is not fetched by getMore (an engine
+  // that ignores batchSize in its first batch answers all 4).
+  if (!missing_capability(odm_test::Capability::first_batch_of_101)) {
+    EXPECT_EQ(gauges().find({}, odm::FindOptions<Gauge>{}.limit(-4).batch_size(2)).to_vector().size(), 2u)
+        << "a single batch of at most batchSize documents";
+  }
   EXPECT_EQ(gauges().find({}, odm::FindOptions<Gauge>{}.limit(0)).to_vector().size(), 5u) << "limit 0 is no limit";
 }
 
@@ -214,6 +217,7 @@ TEST_F(Adversary12, TheLargestMaxTimeReachesTheCommandAsSet) {
 // still applied. Driver sessions specification: "an explicit session with an
 // unacknowledged write" is an error the driver raises before sending.
 TEST_F(Adversary12, AnUnacknowledgedWriteIsAppliedWithoutConfirmation) {
+  ODM_REQUIRE(unacknowledged_writes);
   auto coll = gauges();
   coll.write_concern(odm::WriteConcern::unacknowledged());
   coll.insert_one(Gauge{6, 60, "f"});
@@ -277,11 +281,13 @@ TEST_F(Adversary12, NamesMongoDBForbidsAreRefusedBeforeSending) {
 
 // ---- dropping what is not there -------------------------------------------------------
 
-TEST_F(Adversary12, DroppingMissingThingsAndSyncingIndexesOfANewCollectionFailNoCommand) {
+// MongoDB before 7.0 answers a drop of a missing collection with NamespaceNotFound (26),
+// 7.0+ with ok: either way nothing is thrown, and no other command fails.
+TEST_F(Adversary12, DroppingAMissingCollectionOrDatabaseIsNotAnError) {
   log_.clear();
-  db().collection<Gauge>("never_there").drop();
-  client().database(db_name_.substr(0, 40) + "_never").drop();
-  EXPECT_TRUE(log_.failed_names().empty()) << log_.failed_names().front();
+  EXPECT_NO_THROW(db().collection<Gauge>("never_there").drop());
+  EXPECT_NO_THROW(client().database(db_name_.substr(0, 40) + "_never").drop());
+  for (const std::string& name : log_.failed_names()) EXPECT_EQ(name, "drop") << "a failed " << name;
 }
 
 // ---- a server reply of the wrong shape ------------------------------------------------
