@@ -358,8 +358,26 @@ bool in_transaction(const SessionState& session) noexcept { return mongoc_client
 
 // ---- database commands -----------------------------------------------------------
 
+void check_database_name(std::string_view name) {
+  const auto refuse = [&](const char* why) {
+    throw ConfigurationError("odm: the database name \"" + std::string(name.substr(0, 80)) + "\" " + why);
+  };
+  if (name.empty()) refuse("is empty");
+  if (name == "$external") return;  // the authentication pseudo-database
+  if (name.find('\0') != std::string_view::npos) refuse("contains a NUL character");
+  if (name.find_first_of("/\\. \"$") != std::string_view::npos) refuse("contains one of / \\ . space \" $");
+  if (name.size() >= 64) refuse("is 64 bytes or longer (MongoDB takes fewer than 64)");
+}
+
+void check_collection_name(std::string_view name) {
+  if (!is_valid_collection_name(name))
+    throw ConfigurationError("odm: the collection name \"" + std::string(name.substr(0, 80)) +
+                             "\" is empty, contains '$' or a NUL character, or starts with \"system.\"");
+}
+
 Document run_command(const std::shared_ptr<ClientState>& client, SessionState* session, const std::string& database,
                      const Document& command) {
+  check_database_name(database);
   OperationClient target(client, session);
   Document opts;
   target.append_session(opts.get_mutable());
@@ -372,6 +390,7 @@ Document run_command(const std::shared_ptr<ClientState>& client, SessionState* s
 }
 
 void drop_database(const std::shared_ptr<ClientState>& client, const std::string& database) {
+  check_database_name(database);
   OperationClient target(client, nullptr);
   DatabaseHandle handle(mongoc_client_get_database(target.get(), database.c_str()));
   bson_error_t error;

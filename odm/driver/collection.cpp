@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -179,6 +181,8 @@ CursorCore make_cursor(const char* operation, const std::shared_ptr<const Collec
 CollectionCore::CollectionCore(std::shared_ptr<ClientState> client, std::string database, std::string name,
                                Concerns concerns)
     : client_(std::move(client)) {
+  check_database_name(database);
+  check_collection_name(name);
   std::string full = database + "." + name;
   names_ = std::make_shared<const CollectionNames>(
       CollectionNames{std::move(database), std::move(name), std::move(full), std::move(concerns)});
@@ -213,6 +217,7 @@ void insert_complete(const CollectionCore& core, SessionState* session, const bs
   bson_error_t error;
   if (!mongoc_collection_insert_one(target.collection.get(), document, opts.get(), reply.get(), &error))
     throw_error(error, reply.get(), "insert into " + namespace_of(core));
+  throw_if_write_concern_error(reply.get(), "insert into " + namespace_of(core));
 }
 }  // namespace
 
@@ -233,7 +238,16 @@ CursorCore CollectionCore::find(SessionState* session, const Document& filter, c
   if (!spec.sort.empty()) append_document(o, "sort", spec.sort);
   if (!spec.projection.empty()) append_document(o, "projection", spec.projection);
   if (spec.skip) append_int64(o, "skip", *spec.skip);
-  if (spec.limit) append_int64(o, "limit", *spec.limit);
+  if (spec.limit && *spec.limit < 0) {
+    // A negative limit asks for one batch of that many (drivers' CRUD specification); the
+    // find command takes it as limit and singleBatch, and refuses a negative limit.
+    append_int64(o, "limit", *spec.limit == std::numeric_limits<std::int64_t>::min()
+                                 ? std::numeric_limits<std::int64_t>::max()
+                                 : -*spec.limit);
+    append_bool(o, "singleBatch", true);
+  } else if (spec.limit) {
+    append_int64(o, "limit", *spec.limit);
+  }
   if (spec.batch_size) check_append(bson_append_int32(o, "batchSize", -1, *spec.batch_size));
   mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(target.collection.get(), filter.get(), opts.get(), nullptr);
   return make_cursor("find on ", names_, client_, target, cursor);
@@ -287,6 +301,7 @@ WriteOutcome CollectionCore::update(SessionState* session, UpdateKind kind, cons
       break;
   }
   if (!ok) throw_error(error, reply.get(), (kind == UpdateKind::replace ? "replace in " : "update in ") + namespace_of(*this));
+  throw_if_write_concern_error(reply.get(), (kind == UpdateKind::replace ? "replace in " : "update in ") + namespace_of(*this));
   WriteOutcome outcome;
   outcome.matched = int64_field(reply.get(), "matchedCount");
   outcome.modified = int64_field(reply.get(), "modifiedCount");
@@ -304,6 +319,7 @@ WriteOutcome CollectionCore::remove(SessionState* session, bool many, const Docu
   const bool ok = many ? mongoc_collection_delete_many(target.collection.get(), filter.get(), opts.get(), reply.get(), &error)
                        : mongoc_collection_delete_one(target.collection.get(), filter.get(), opts.get(), reply.get(), &error);
   if (!ok) throw_error(error, reply.get(), "delete from " + namespace_of(*this));
+  throw_if_write_concern_error(reply.get(), "delete from " + namespace_of(*this));
   WriteOutcome outcome;
   outcome.deleted = int64_field(reply.get(), "deletedCount");
   return outcome;
@@ -334,6 +350,7 @@ std::optional<Document> CollectionCore::find_one_and_modify(SessionState* sessio
   if (!mongoc_collection_find_and_modify_with_opts(target.collection.get(), filter.get(), opts.get(), reply.get(),
                                                    &error))
     throw_error(error, reply.get(), "findAndModify in " + namespace_of(*this));
+  throw_if_write_concern_error(reply.get(), "findAndModify in " + namespace_of(*this));
   bson_iter_t it;
   if (!bson_iter_init_find(&it, reply.get(), "value") || !BSON_ITER_HOLDS_DOCUMENT(&it)) return std::nullopt;
   std::uint32_t length = 0;

@@ -96,6 +96,34 @@ void throw_error(const bson_error_t& error, const bson_t* reply, std::string_vie
   throw ServerError(std::move(what), code, std::move(message), std::move(raw));
 }
 
+void throw_if_write_concern_error(const bson_t* reply, std::string_view operation) {
+  if (reply == nullptr) return;
+  // libmongoc's reply lists them in writeConcernErrors; findAndModify's raw reply has one
+  // writeConcernError. A write concern error whose code is missing or not a number makes
+  // libmongoc 1.23 report success: the reply is the evidence.
+  bson_t concern_error;
+  bson_iter_t it;
+  bson_iter_t entry;
+  bool found = false;
+  if (bson_iter_init_find(&it, reply, "writeConcernErrors") && BSON_ITER_HOLDS_ARRAY(&it) &&
+      bson_iter_recurse(&it, &entry) && bson_iter_next(&entry) && BSON_ITER_HOLDS_DOCUMENT(&entry))
+    found = held_document(entry, concern_error);
+  else if (bson_iter_init_find(&it, reply, "writeConcernError") && BSON_ITER_HOLDS_DOCUMENT(&it))
+    found = held_document(it, concern_error);
+  if (!found) return;
+  bson_iter_t field;
+  std::int32_t code = 0;
+  if (bson_iter_init_find(&field, &concern_error, "code") &&
+      (BSON_ITER_HOLDS_INT32(&field) || BSON_ITER_HOLDS_INT64(&field)))
+    code = static_cast<std::int32_t>(bson_iter_as_int64(&field));
+  std::string message = "write concern error";
+  if (bson_iter_init_find(&field, &concern_error, "errmsg") && BSON_ITER_HOLDS_UTF8(&field))
+    message = bson_iter_utf8(&field, nullptr);
+  std::string what(operation);
+  what += ": " + message + " (server error " + std::to_string(code) + "; the write was applied)";
+  throw WriteError(std::move(what), code, std::move(message), Document::copy_of(reply));
+}
+
 void throw_decode_after_write(const DecodeError& error, std::string operation, Document returned) {
   std::string reason =
       error.reason() + " (in what " + operation + " returned after the write was applied: do not run the write again)";

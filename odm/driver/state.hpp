@@ -20,6 +20,12 @@
 
 namespace odm::detail {
 
+/// Refuse a name MongoDB forbids, before anything is sent (naming restrictions,
+/// https://www.mongodb.com/docs/manual/reference/limits/#naming-restrictions). libmongoc
+/// takes names as C strings, so a NUL would silently name another database or collection.
+void check_database_name(std::string_view name);
+void check_collection_name(std::string_view name);
+
 /// unique_ptr deleter calling a libmongoc destroy function.
 template <class Handle, void (*Destroy)(Handle*)>
 struct Destroyer {
@@ -176,6 +182,9 @@ void apply_concerns(mongoc_collection_t* collection, const Concerns& concerns);
 /// Throws the odm exception for a libmongoc error: ConnectionError, DuplicateKeyError,
 /// WriteError, ServerError or DriverError. `reply` may be null.
 [[noreturn]] void throw_error(const bson_error_t& error, const bson_t* reply, std::string_view operation);
+/// Throws WriteError when a reply libmongoc called a success still carries a write concern
+/// error (one of a shape libmongoc does not recognize).
+void throw_if_write_concern_error(const bson_t* reply, std::string_view operation);
 
 /// Makes libmongoc send its log to odm's handler (odm/driver/log.hpp); once per process.
 void install_log_forwarding();

@@ -63,6 +63,7 @@ enum class Capability {
   array_filter_checks,      // an update's $[<identifier>] without its array filter is BadValue (2)
   large_in_queries,         // a find with a $in of 50,000 values answers within the socket timeout
   hint_checks,              // a hint naming no index is refused (BadValue, 2)
+  unacknowledged_writes,    // a write with w: 0 (OP_MSG moreToCome) is applied
 };
 
 struct EngineGap {
@@ -101,6 +102,10 @@ inline constexpr EngineGap engine_gaps[] = {
     {Engine::mongo_java_server, Capability::hint_checks,
      "it ignores a hint: one naming no index is not refused; MongoDB refuses it with BadValue (2), \"hint provided "
      "does not correspond to an existing index\""},
+    {Engine::mongo_java_server, Capability::unacknowledged_writes,
+     "a write sent with w: 0 (OP_MSG with moreToCome) is not applied within 10 s and libmongoc logs \"Failed to "
+     "buffer 4 bytes\"; MongoDB applies it without replying "
+     "(https://www.mongodb.com/docs/manual/reference/write-concern/#w-option)"},
     {Engine::mongo_java_server, Capability::first_batch_of_101,
      "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
      "(https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches)"},

@@ -12,17 +12,27 @@
 // bound with `primary`, `j: true` on an unacknowledged write, a negative timeout) throws
 // odm::ConfigurationError before anything is sent.
 
+#include <odm/bson/utf8.hpp>
 #include <odm/driver/errors.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
 
 namespace odm {
+
+namespace detail {
+/// Refuses a string an option would send that is not UTF-8 (BSON strings are UTF-8),
+/// naming the option; `what` is e.g. "odm: collation: the locale".
+inline void check_option_text(std::string_view text, std::string_view what) {
+  if (!is_valid_utf8(text.data(), text.size())) throw ConfigurationError(std::string(what) + " is not valid UTF-8");
+}
+}  // namespace detail
 
 /// Which members of a replica set a read may go to (MongoDB's read preference modes).
 enum class ReadMode { primary, primary_preferred, secondary, secondary_preferred, nearest };
@@ -50,6 +60,14 @@ class ReadPreference {
   ReadPreference& tag_sets(std::vector<TagSet> sets) {
     if (mode_ == ReadMode::primary && !sets.empty())
       throw ConfigurationError("odm: read preference: tag sets cannot be combined with mode primary");
+    for (const TagSet& set : sets)
+      for (const auto& [name, value] : set) {
+        // A tag name is a BSON key: a NUL would cut it short.
+        if (name.empty() || name.find('\0') != std::string::npos)
+          throw ConfigurationError("odm: read preference: a tag name is empty or contains a NUL character");
+        detail::check_option_text(name, "odm: read preference: a tag name");
+        detail::check_option_text(value, "odm: read preference: the value of tag \"" + name + "\"");
+      }
     tag_sets_ = std::move(sets);
     return *this;
   }
@@ -122,6 +140,7 @@ class WriteConcern {
   /// `w: "<name>"`: the members of a custom write concern the replica set defines.
   static WriteConcern tagged(std::string name) {
     if (name.empty()) throw ConfigurationError("odm: write concern: the name of a tagged write concern is empty");
+    detail::check_option_text(name, "odm: write concern: the name of a tagged write concern");
     if (name == "majority") return majority();
     WriteConcern concern;
     concern.w_ = std::move(name);
@@ -171,6 +190,7 @@ class Collation {
  public:
   explicit Collation(std::string locale) : locale_(std::move(locale)) {
     if (locale_.empty()) throw ConfigurationError("odm: collation: the locale is empty");
+    detail::check_option_text(locale_, "odm: collation: the locale");
   }
   /// 1 (base letters) to 5 (identical); the server's default is 3.
   Collation& strength(std::int32_t level) {

@@ -39,9 +39,9 @@
 // reads that see every acknowledged write: MongoDB's default, reads and writes on the
 // primary. `{_id, reviews: E}` uses MongoDB's documented exact-array equality match.
 //
-// Cost: add is 4 commands (insert, $push, 2 reads), update and remove 5 (write, 2 reads,
-// the guarded update, 1 read), repair of an exact owner 2. A lost race costs one more
-// round; an operation gives up after SubsetOptions::max_attempts rounds with
+// Cost: add is 5 commands (the duplicate check, insert, $push, 2 reads), update and remove
+// 5 (write, 2 reads, the guarded update, 1 read), repair of an exact owner 2. A lost race
+// costs one more round; an operation gives up after SubsetOptions::max_attempts rounds with
 // odm::SubsetConflict (the full collection then holds its change; `repair` finishes it).
 
 #include <odm/bson/document.hpp>
@@ -288,13 +288,23 @@ Filter<typename Plan::item> item_filter(const typename Plan::item& item, std::st
 namespace subset {
 
 /// Adds `item` to its collection and to the subset of the owner `owner_id`. Returns
-/// whether the owner exists (the item is stored either way).
+/// whether the owner exists (the item is stored either way). Throws odm::ValueError, and
+/// stores nothing, when the owner already has an item with this key.
 template <class Owner, class T, std::size_t N, auto K, Direction W>
 bool add(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<Owner>& owner_id, T item,
          const SubsetOptions& options = {}) {
   using plan = detail::subsets::plan<Owner, T, N, K, W>;
   plan::parent_of(item) = std::remove_cvref_t<decltype(plan::parent_of(item))>(owner_id);
-  db.collection<T>().insert_one(item);
+  auto items = db.collection<T>();
+  // An item is its owner and key: a second one (a retried add, say) would be embedded
+  // twice, and update/remove would act on one copy only. Checked before the insert: two
+  // adds of one key at the same moment can both pass (only a unique index closes that).
+  const Filter<T> same_item = detail::subsets::item_filter<plan>(item, "add");
+  if (items.count(same_item, CountOptions<T>{}.limit(1)) != 0)
+    throw ValueError("subset::add: the owner " + odm::detail::describe_id(odm::detail::to_reference_id(owner_id)) +
+                     " already has an item " + same_item.bson().to_json() + " in collection " + items.name() +
+                     "; change it with subset::update");
+  items.insert_one(item);
   // Usually the only write the owner needs: one atomic $push that keeps the N first. Not
   // when the item is embedded already (a concurrent refill read it).
   const std::string_view field = runtime_field_name(member);
