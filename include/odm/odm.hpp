@@ -43,3 +43,5 @@
 #include <odm/join/subset.hpp>
 #include <odm/join/tree.hpp>
 #include <odm/join/counts.hpp>
+
+#include <odm/evolution/extra.hpp>
