@@ -45,3 +45,4 @@
 #include <odm/join/counts.hpp>
 
 #include <odm/evolution/extra.hpp>
+#include <odm/evolution/changes.hpp>
