@@ -198,3 +198,7 @@ Document changes_between(const bson_t* before, const bson_t* after) {
 }
 
 }  // namespace odm
+
+namespace odm {
+VersionConflict::~VersionConflict() = default;
+}  // namespace odm
