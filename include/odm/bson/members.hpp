@@ -53,29 +53,27 @@ enum class Absent {
   initial_value,
 };
 
-/// Option: a document without this member's field reads it as the member's default member
+/// Option: what a document without this member's field decodes to (odm::defaulted,
+/// odm::required).
+template <class T, class M, Absent A>
+struct WhenAbsent {
+  M T::*member;
+  static constexpr Absent when_absent = A;
+};
+
+/// A document without this member's field reads it as the member's default member
 /// initializer (`std::int32_t retries = 3;` reads 3), so a field added to a model in use
 /// reads the documents written before it. odm::fields(odm::defaulted(&Order::retries)).
 template <class T, class M>
-struct Defaulted {
-  M T::*member;
-  static constexpr Absent when_absent = Absent::initial_value;
-};
-template <class T, class M>
-constexpr Defaulted<T, M> defaulted(M T::*member) {
+constexpr WhenAbsent<T, M, Absent::initial_value> defaulted(M T::*member) {
   return {member};
 }
 
-/// Option: a document without this member's field is refused ("missing required field"),
-/// also in a model whose `when_absent` says otherwise, and also for a std::optional
-/// (which then tells a stored null, nullopt, from a missing field, an error).
+/// A document without this member's field is refused ("missing required field"), also in
+/// a model whose `when_absent` says otherwise, and also for a std::optional (which then
+/// tells a stored null, nullopt, from a missing field, an error).
 template <class T, class M>
-struct Required {
-  M T::*member;
-  static constexpr Absent when_absent = Absent::refused;
-};
-template <class T, class M>
-constexpr Required<T, M> required(M T::*member) {
+constexpr WhenAbsent<T, M, Absent::refused> required(M T::*member) {
   return {member};
 }
 
