@@ -43,3 +43,6 @@
 #include <odm/join/subset.hpp>
 #include <odm/join/tree.hpp>
 #include <odm/join/counts.hpp>
+
+#include <odm/evolution/extra.hpp>
+#include <odm/evolution/changes.hpp>

@@ -47,12 +47,52 @@ enum class Absent {
   refused,
   /// The member keeps the value the model's value-initialization gives it: its default
   /// member initializer, or its type's empty state (std::optional's nullopt, a ParentRef
-  /// without parent). The default for types whose codec says `may_be_absent`; an option
-  /// with `when_absent = odm::Absent::initial_value` asks it for any member.
+  /// without parent). The default for types whose codec says `may_be_absent`; asked for
+  /// any member by odm::defaulted(&T::member) (or another option with `when_absent`), or
+  /// for every member by the model's `static constexpr auto when_absent = odm::Absent::initial_value;`.
   initial_value,
 };
 
+/// Option: what a document without this member's field decodes to (odm::defaulted,
+/// odm::required).
+template <class T, class M, Absent A>
+struct WhenAbsent {
+  M T::*member;
+  static constexpr Absent when_absent = A;
+};
+
+/// A document without this member's field reads it as the member's default member
+/// initializer (`std::int32_t retries = 3;` reads 3), so a field added to a model in use
+/// reads the documents written before it. odm::fields(odm::defaulted(&Order::retries)).
+template <class T, class M>
+constexpr WhenAbsent<T, M, Absent::initial_value> defaulted(M T::*member) {
+  return {member};
+}
+
+/// A document without this member's field is refused ("missing required field"), also in
+/// a model whose `when_absent` says otherwise, and also for a std::optional (which then
+/// tells a stored null, nullopt, from a missing field, an error).
+template <class T, class M>
+constexpr WhenAbsent<T, M, Absent::refused> required(M T::*member) {
+  return {member};
+}
+
 namespace detail {
+
+/// What a missing field of a member without an empty state becomes in T: the model's
+/// `when_absent` (`static constexpr auto when_absent = odm::Absent::initial_value;` makes
+/// every member default to its initializer), else refused.
+template <class T>
+consteval Absent model_when_absent() {
+  if constexpr (requires { metadata_t<T>::when_absent; }) {
+    static_assert(std::is_same_v<std::remove_cvref_t<decltype(metadata_t<T>::when_absent)>, Absent>,
+                  "odm: a model's `when_absent` is an odm::Absent (odm::Absent::initial_value or "
+                  "odm::Absent::refused)");
+    return metadata_t<T>::when_absent;
+  } else {
+    return Absent::refused;
+  }
+}
 
 /// The C++ type of what a member of type M stores: a reference's id(s), else M itself.
 template <class M, class Relation = relation_of<M>>
@@ -75,7 +115,8 @@ struct stored_value<M, reference_to<Target, Relationship::child_references, P>> 
 template <class T, std::size_t I>
 consteval Absent compute_when_absent() {
   using M = boost::pfr::tuple_element_t<I, T>;
-  Absent absent = may_be_absent<M> ? Absent::initial_value : Absent::refused;
+  // The member's own option wins over its type's empty state, which wins over the model's.
+  Absent absent = may_be_absent<M> ? Absent::initial_value : model_when_absent<T>();
   for_each_option_of<T>(I, [&](const auto& option) {
     if constexpr (requires { option.when_absent; }) absent = option.when_absent;
   });

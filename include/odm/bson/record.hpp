@@ -23,6 +23,19 @@
 #include <utility>
 
 namespace odm {
+
+/// A member type that keeps the fields its struct does not declare (odm::Extra, in
+/// odm/evolution/extra.hpp) says so in its codec:
+///   static constexpr bool keeps_unknown_fields = true;
+///   static void keep(const bson_iter_t& it, M& out);        // one undeclared field, in document order
+///   static void encode_fields(bson_t* document, const M& value);  // writes them all back
+/// Such a member is not a field itself: the decoder hands it every field no other member
+/// names, and the encoder writes its fields where the member is declared.
+template <class M>
+concept unknown_field_keeper = requires {
+  requires codec<M>::keeps_unknown_fields;
+};
+
 namespace detail {
 
 /// Fires, naming the offending type in the instantiation trace, when a struct has a
@@ -61,7 +74,7 @@ template <class T, std::size_t I>
   // An unmapped member gets odm's message (check_member_is_mappable), not a
   // "no member named decode" from deep inside the codec.
   check_member_is_mappable<T, M>();
-  if constexpr (mappable<M>) codec<M>::decode(it, boost::pfr::get<I>(out));
+  if constexpr (mappable<M> && !unknown_field_keeper<M>) codec<M>::decode(it, boost::pfr::get<I>(out));
 }
 
 template <class T, bool Root>
@@ -91,11 +104,35 @@ struct record_traits {
   static constexpr auto optional_members = []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<bool, size>{(member<T, I>::when_absent != Absent::refused)...};
   }(std::make_index_sequence<size>{});
+
+  /// The member that keeps undeclared fields (odm::Extra), or `size` when T has none.
+  static constexpr std::size_t extra_index = []<std::size_t... I>(std::index_sequence<I...>) {
+    std::size_t found = size;
+    std::size_t count = 0;
+    ((unknown_field_keeper<member_type<I>> ? (found = I, ++count) : 0), ...);
+    return count > 1 ? size + 1 : found;
+  }(std::make_index_sequence<size>{});
+  static_assert(extra_index <= size, "odm: a struct has two members that keep unknown fields (odm::Extra); keep one");
+  static_assert(extra_index == size || !is_strict<T>,
+                "odm: a strict model refuses unknown fields, so it cannot keep them in an odm::Extra member; drop "
+                "`strict = true` or the odm::Extra member");
+
+  /// The member stored under `key`, or `size` when T has none (the odm::Extra member,
+  /// which is not a field, is never found).
+  static std::size_t find_field(std::string_view key) noexcept {
+    const std::size_t index = find(key);
+    if constexpr (extra_index < size) return index == extra_index ? size : index;
+    return index;
+  }
 };
 
 inline bool key_equals(std::string_view expected, const char* key, std::size_t length) noexcept {
   return expected.size() == length && std::memcmp(expected.data(), key, length) == 0;
 }
+
+/// Whether T keeps the fields it does not declare (an odm::Extra member).
+template <class T>
+inline constexpr bool keeps_unknown_fields = record_traits<T, true>::extra_index < record_traits<T, true>::size;
 
 }  // namespace detail
 
@@ -111,7 +148,10 @@ void encode_members(bson_t* document, const T& value) {
           [&] {
             using M = typename traits::template member_type<I>;
             detail::check_member_is_mappable<T, M>();
-            if constexpr (mappable<M>) {
+            if constexpr (unknown_field_keeper<M>) {
+              current = I;
+              codec<M>::encode_fields(document, boost::pfr::get<I>(value));
+            } else if constexpr (mappable<M>) {
               current = I;
               codec<M>::encode(document, traits::names[I], boost::pfr::get<I>(value));
             }
@@ -166,18 +206,23 @@ void decode_members(bson_iter_t& it, T& out) {
   enum { in_order, ended, mismatch } state = in_order;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (void)(([&] {
-       if (!detail::next(it)) {
-         state = ended;
-         return false;
+       if constexpr (I == traits::extra_index) {
+         seen.set(I);  // not a field: it collects the unknown ones (below)
+         return true;
+       } else {
+         if (!detail::next(it)) {
+           state = ended;
+           return false;
+         }
+         if (!detail::key_is<traits, I>(bson_iter_key(&it), bson_iter_key_len(&it))) [[unlikely]] {
+           state = mismatch;
+           return false;
+         }
+         detail::decode_member<traits, I>(it, out);
+         seen.set(I);
+         expected = I + 1;
+         return true;
        }
-       if (!detail::key_is<traits, I>(bson_iter_key(&it), bson_iter_key_len(&it))) [[unlikely]] {
-         state = mismatch;
-         return false;
-       }
-       detail::decode_member<traits, I>(it, out);
-       seen.set(I);
-       expected = I + 1;
-       return true;
      }()) &&
      ...);
   }(std::make_index_sequence<size>{});
@@ -189,10 +234,11 @@ void decode_members(bson_iter_t& it, T& out) {
       const char* key = bson_iter_key(&it);
       const std::size_t length = bson_iter_key_len(&it);
       std::size_t index;
-      if (expected < size && detail::key_equals(traits::names[expected], key, length))
+      if (expected < size && expected != traits::extra_index &&
+          detail::key_equals(traits::names[expected], key, length))
         index = expected;
       else
-        index = traits::find(std::string_view(key, length));
+        index = traits::find_field(std::string_view(key, length));
       if (index == size) {
         if (!detail::is_valid_utf8(key, length)) [[unlikely]]
           throw DecodeError("a field name is not valid UTF-8");
@@ -200,6 +246,10 @@ void decode_members(bson_iter_t& it, T& out) {
           detail::at_path(std::string_view(key, length), [] { throw DecodeError("unknown field (the model is strict)"); });
         // Not read, but still checked: a corrupt document is refused, never half-trusted.
         detail::at_path(std::string_view(key, length), [&] { detail::check_unread(it); });
+        if constexpr (traits::extra_index < size) {
+          using Keeper = typename traits::template member_type<traits::extra_index>;
+          codec<Keeper>::keep(it, boost::pfr::get<traits::extra_index>(out));
+        }
         continue;
       }
       if (seen[index]) [[unlikely]]
@@ -270,7 +320,7 @@ struct variant_shape<T> {
     while (next(child)) {
       const char* key = bson_iter_key(&child);
       const std::size_t length = bson_iter_key_len(&child);
-      const std::size_t index = traits::find(std::string_view(key, length));
+      const std::size_t index = traits::find_field(std::string_view(key, length));
       if (index == traits::size) {
         if constexpr (is_strict<T>) {
           why = unknown_field_reason(key, length);

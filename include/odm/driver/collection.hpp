@@ -121,6 +121,60 @@ Document id_filter(const Id& id) {
   return filter;
 }
 
+/// What a replace of T sends. A model that keeps unknown fields (odm::Extra) sends the
+/// whole document: its unknown fields are in it. Any other model sends an update that sets
+/// every field of `replacement` and unsets every declared field it leaves out, so that the
+/// stored fields T does not know (written by a newer version of T, or another program)
+/// survive: replacing never erases what the model cannot see (README, "Fields a model does
+/// not know"). `_id` is set on insert only (an upsert): MongoDB never changes a stored _id.
+template <class T>
+Document replacement_of(const T& replacement) {
+  Document encoded = to_bson(replacement);
+  if constexpr (keeps_unknown_fields<T>) {
+    return encoded;
+  } else {
+    Document update;
+    bson_t* out = update.get_mutable();
+    bson_t set;
+    check_append(bson_append_document_begin(out, "$set", 4, &set));
+    bson_iter_t it;
+    bson_iter_t id;
+    bool has_id = false;
+    bson_iter_init(&it, encoded.get());
+    while (bson_iter_next(&it)) {
+      if (std::string_view(bson_iter_key(&it)) == "_id") {
+        id = it;
+        has_id = true;
+        continue;
+      }
+      check_append(bson_append_iter(&set, bson_iter_key(&it), static_cast<int>(bson_iter_key_len(&it)), &it));
+    }
+    check_append(bson_append_document_end(out, &set));
+    // A declared field the encoder left out (a codec may write nothing) is unset.
+    bool unsetting = false;
+    bson_t unset;
+    for (std::string_view name : stored_names<T>) {
+      bson_iter_t stored;
+      if (name == "_id" || bson_iter_init_find_w_len(&stored, encoded.get(), name.data(), key_length(name))) continue;
+      if (!unsetting) check_append(bson_append_document_begin(out, "$unset", 6, &unset));
+      unsetting = true;
+      check_append(bson_append_int32(&unset, name.data(), key_length(name), 1));
+    }
+    if (unsetting) check_append(bson_append_document_end(out, &unset));
+    if (has_id) {
+      bson_t on_insert;
+      check_append(bson_append_document_begin(out, "$setOnInsert", 12, &on_insert));
+      check_append(bson_append_iter(&on_insert, "_id", 3, &id));
+      check_append(bson_append_document_end(out, &on_insert));
+    }
+    return update;
+  }
+}
+
+/// How a replace of T is sent: see replacement_of.
+template <class T>
+inline constexpr UpdateKind replace_kind = keeps_unknown_fields<T> ? UpdateKind::replace : UpdateKind::one;
+
 }  // namespace detail
 
 template <document_model T>
@@ -157,7 +211,9 @@ class BulkWrite {
     return push(detail::BulkOperation::Kind::update_many, filter.bson(), update.bson(), statement(options));
   }
   BulkWrite& replace_one(const Filter<T>& filter, const T& replacement, const ReplaceOptions<T>& options = {}) {
-    return push(detail::BulkOperation::Kind::replace_one, filter.bson(), to_bson(replacement), statement(options));
+    return push(detail::keeps_unknown_fields<T> ? detail::BulkOperation::Kind::replace_one
+                                                : detail::BulkOperation::Kind::update_one,
+                filter.bson(), detail::replacement_of(replacement), statement(options));
   }
   BulkWrite& delete_one(const Filter<T>& filter) { return push(detail::BulkOperation::Kind::delete_one, filter.bson()); }
   BulkWrite& delete_many(const Filter<T>& filter) {
@@ -323,14 +379,18 @@ class Collection {
 
   // ---- update -------------------------------------------------------------------
 
-  /// Replaces the first document matching `filter` with `replacement`.
+  /// Replaces the first document matching `filter` with `replacement`: every field T
+  /// declares is written, and the stored fields T does not declare are kept, never erased
+  /// (in an odm::Extra member if T has one, else left in place: see detail::replacement_of).
   UpdateResult<id_type> replace_one(const Filter<T>& filter, const T& replacement,
                                     const ReplaceOptions<T>& options = {}) {
-    return update_in(nullptr, detail::UpdateKind::replace, filter.bson(), to_bson(replacement), spec(options));
+    return update_in(nullptr, detail::replace_kind<T>, filter.bson(), detail::replacement_of(replacement),
+                     spec(options));
   }
   UpdateResult<id_type> replace_one(Session& session, const Filter<T>& filter, const T& replacement,
                                     const ReplaceOptions<T>& options = {}) {
-    return update_in(session.state(), detail::UpdateKind::replace, filter.bson(), to_bson(replacement), spec(options));
+    return update_in(session.state(), detail::replace_kind<T>, filter.bson(), detail::replacement_of(replacement),
+                     spec(options));
   }
 
   /// Applies `update` to the first document matching `filter`, atomically.
@@ -385,12 +445,12 @@ class Collection {
   }
   std::optional<T> find_one_and_replace(const Filter<T>& filter, const T& replacement,
                                         const FindOneAndReplaceOptions<T>& options = {}) {
-    const Document document = to_bson(replacement);
+    const Document document = detail::replacement_of(replacement);
     return modify_in(nullptr, filter, &document, spec(options));
   }
   std::optional<T> find_one_and_replace(Session& session, const Filter<T>& filter, const T& replacement,
                                         const FindOneAndReplaceOptions<T>& options = {}) {
-    const Document document = to_bson(replacement);
+    const Document document = detail::replacement_of(replacement);
     return modify_in(session.state(), filter, &document, spec(options));
   }
   /// Deletes the first match and returns it.

@@ -1,0 +1,95 @@
+// Models that outlive their documents: an order service ships v2 of its Order while v1
+// still runs, and another program writes to the same collection.
+//   - v2 adds a field with a default: it reads every document v1 wrote;
+//   - v1 replaces an order v2 wrote: v2's field survives;
+//   - a model with an odm::Extra member keeps what it does not know, byte for byte;
+//   - a tracked order saves only what changed, so two writers of different fields both win.
+#include "example_support.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+// v1, as deployed.
+struct Order {
+  std::int64_t id;
+  std::string customer;
+  std::int64_t total_cents;
+  struct odm_model {
+    static constexpr std::string_view collection = "orders";
+  };
+};
+
+// v2 adds `channel`: documents written before it read "web".
+struct OrderV2 {
+  std::int64_t id;
+  std::string customer;
+  std::int64_t total_cents;
+  std::string channel = "web";
+  struct odm_model {
+    static constexpr std::string_view collection = "orders";
+    static constexpr auto fields = odm::fields(odm::defaulted(&OrderV2::channel));
+  };
+};
+
+// An admin tool that knows only the customer, and keeps the rest.
+struct OrderCustomer {
+  std::int64_t id;
+  std::string customer;
+  odm::Extra rest;  // every field this model does not declare
+  struct odm_model {
+    static constexpr std::string_view collection = "orders";
+  };
+};
+
+}  // namespace
+
+int main() {
+  return example::run([] {
+    const odm::Client client = example::connect();
+    const odm::Database db = example::examples_db(client);
+    auto v1 = db.collection<Order>();
+    auto v2 = db.collection<OrderV2>();
+    v1.drop();
+
+    example::step("v1 writes an order; v2, which added `channel`, reads it with the default");
+    v1.insert_one(Order{1, "ana", 990});
+    const OrderV2 read = v2.get_by_id(1);
+    example::show("v2 read", read);
+    example::check(read.channel == "web", "the missing field reads as the member's initializer");
+
+    example::step("v2 writes an order; v1 replaces it; v2's field survives");
+    v2.insert_one(OrderV2{2, "bo", 1500, "shop"});
+    Order old = v1.get_by_id(2);
+    old.total_cents = 1400;
+    v1.replace_one(odm::field(&Order::id) == 2, old);
+    const OrderV2 after_replace = v2.get_by_id(2);
+    example::show("v2 read", after_replace);
+    example::check(after_replace.total_cents == 1400 && after_replace.channel == "shop",
+                   "v1's replace set v1's fields and left `channel` alone");
+
+    example::step("a model with odm::Extra keeps the fields it does not know");
+    auto admin = db.collection<OrderCustomer>();
+    OrderCustomer customer = admin.get_by_id(2);
+    example::show("kept", customer.rest.fields());
+    customer.customer = "bob";
+    admin.replace_one(odm::field(&OrderCustomer::id) == 2, customer);
+    const OrderV2 after_admin = v2.get_by_id(2);
+    example::check(after_admin.customer == "bob" && after_admin.total_cents == 1400 && after_admin.channel == "shop",
+                   "the admin tool's replace wrote back the fields it kept");
+
+    example::step("two writers load order 2; each changes a different field and saves");
+    odm::Tracked<OrderV2> first = odm::track(v2.get_by_id(2));
+    odm::Tracked<OrderV2> second = odm::track(v2.get_by_id(2));
+    first->total_cents = 1300;
+    second->channel = "app";
+    example::show("first sends", first.changes());
+    first.save(v2);
+    second.save(v2);
+    const OrderV2 both = v2.get_by_id(2);
+    example::show("stored", both);
+    example::check(both.total_cents == 1300 && both.channel == "app", "both changes are kept");
+  });
+}

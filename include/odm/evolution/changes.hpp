@@ -1,0 +1,237 @@
+#pragma once
+// Save what changed: a loaded object remembers how it was stored, and saving it sends an
+// update of the paths the program changed, not a replacement of the whole document.
+//
+//   odm::Tracked<Order> order = odm::track(orders.get_by_id(7));
+//   order->status = "shipped";
+//   order->lines.push_back(line);
+//   order.save(orders);          // {$set: {status: "shipped"}, $push: {lines: {$each: [line]}}}
+//
+// So two writers that change different fields of one document both keep their change
+// (a replace by either would have written back the other's field as it was when loaded).
+//
+// The update, from the BSON the object encodes to when it was loaded (or last saved) to
+// the BSON it encodes to now:
+//   - a field that appeared is `$set`, one that disappeared is `$unset`;
+//   - a changed sub-document is followed down to the deepest changed path
+//     (`$set: {"customer.address.city": ...}`);
+//   - an array that only grew gets `$push: {path: {$each: [the new elements]}}`; one that
+//     kept its length gets each changed element set at its own path (`lines.3.qty`); any
+//     other change (shrunk, or grown with earlier elements changed, e.g. reordered) sets
+//     the whole array;
+//   - nothing changed: no command is sent.
+// A sub-document whose keys cannot be path steps (a map key with '.' or a leading '$')
+// is set whole. Saving two objects loaded from one document that change the *same* path
+// is last-writer-wins for that path, unless the model has a version member:
+//
+//   struct odm_model { static constexpr auto fields = odm::fields(odm::version(&Order::version)); };
+//
+// Then every save also matches the version it loaded and increments it (`$inc`); a save
+// that lost the race writes nothing and throws odm::VersionConflict, naming the document
+// and both versions: reload, apply the change again, save.
+
+#include <odm/bson/convert.hpp>
+#include <odm/bson/document.hpp>
+#include <odm/driver/collection.hpp>
+#include <odm/driver/errors.hpp>
+#include <odm/driver/session.hpp>
+#include <odm/model/id.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace odm {
+
+/// The update that turns the document `before` into `after`, as described above: a
+/// document of `$set`, `$unset` and `$push` (each only when needed), `{}` when they are the
+/// same. Throws odm::UsageError when a changed top-level field has a name no update path
+/// can reach (a field kept by odm::Extra that another program named "a.b").
+Document changes_between(const bson_t* before, const bson_t* after);
+inline Document changes_between(const Document& before, const Document& after) {
+  return changes_between(before.get(), after.get());
+}
+
+/// Option: the member holds the document's version, checked and incremented by every
+/// odm::Tracked save (optimistic concurrency). A std::int64_t, stored like any member.
+template <class T, class M>
+struct VersionMember {
+  M T::*member;
+  static constexpr bool odm_version = true;
+};
+template <class T, class M>
+constexpr VersionMember<T, M> version(M T::*member) {
+  static_assert(std::is_same_v<M, std::int64_t>, "odm::version: the version member must be a std::int64_t");
+  return {member};
+}
+
+/// A save lost the race: another writer saved the document since this object was loaded.
+/// Nothing was written; reload, apply the change again and save.
+class VersionConflict : public Error {
+ public:
+  VersionConflict(std::string message, std::int64_t loaded, std::int64_t stored)
+      : Error(std::move(message)), loaded_(loaded), stored_(stored) {}
+  ~VersionConflict() override;
+  /// The version this object was loaded (or last saved) at.
+  std::int64_t loaded_version() const noexcept { return loaded_; }
+  /// The version stored now.
+  std::int64_t stored_version() const noexcept { return stored_; }
+
+ private:
+  std::int64_t loaded_;
+  std::int64_t stored_;
+};
+
+namespace detail {
+
+template <class Options>
+struct has_version_option;
+template <class... O>
+struct has_version_option<std::tuple<O...>> : std::bool_constant<(requires { O::odm_version; } || ...)> {};
+
+/// The member of T marked odm::version, or members<T>::size.
+template <class T>
+consteval std::size_t version_index() {
+  constexpr std::size_t count = [] {
+    std::size_t n = 0;
+    members<T>::for_each([&](auto member) {
+      if (has_version_option<std::remove_cvref_t<decltype(decltype(member)::options)>>::value) ++n;
+    });
+    return n;
+  }();
+  static_assert(count <= 1, "odm::version: a model has one version member");
+  return members<T>::find_if([](auto member) {
+    return has_version_option<std::remove_cvref_t<decltype(decltype(member)::options)>>::value;
+  });
+}
+
+}  // namespace detail
+
+/// An object of the model T and how it was stored when loaded or last saved.
+template <document_model T>
+class Tracked {
+  static_assert(has_id<T>, "odm::Tracked: the model needs an id member (stored as _id): a save finds its document by id");
+  static constexpr std::size_t version_at = detail::version_index<T>();
+  static constexpr bool versioned = version_at < members<T>::size;
+
+ public:
+  /// Tracks `value` as it is now (as loaded from the database: the changes saved are the
+  /// ones made after this).
+  explicit Tracked(T value) : value_(std::move(value)), saved_(to_bson(value_)) {}
+
+  T& operator*() noexcept { return value_; }
+  const T& operator*() const noexcept { return value_; }
+  T* operator->() noexcept { return &value_; }
+  const T* operator->() const noexcept { return &value_; }
+  T& value() noexcept { return value_; }
+  const T& value() const noexcept { return value_; }
+
+  /// The update a save would send now (`{}`: none).
+  Document changes() const { return changes_between(saved_, to_bson(value_)); }
+  /// Whether the object differs from what was loaded or last saved.
+  bool changed() const { return !changes().empty(); }
+
+  /// Sends the changes as one update of the document with this object's id; returns
+  /// whether anything was sent. Throws odm::NotFound (nothing written) when the document
+  /// is gone, odm::UsageError when the id itself changed, and, for a model with a version
+  /// member, odm::VersionConflict (nothing written) when another save came first; a
+  /// successful save increments the version, in the document and in this object.
+  bool save(Collection<T>& collection) { return save_in(nullptr, collection); }
+  bool save(Session& session, Collection<T>& collection) { return save_in(&session, collection); }
+
+ private:
+  bool save_in(Session* session, Collection<T>& collection) {
+    Document current = to_bson(value_);
+    Document update = changes_between(saved_, current);
+    if (update.empty()) return false;
+    bson_iter_t old_id;
+    bson_iter_t new_id;
+    if (!bson_iter_init_find(&old_id, saved_.get(), "_id") || !bson_iter_init_find(&new_id, current.get(), "_id"))
+      throw UsageError("odm::Tracked::save: the object has no _id");
+    Document filter;
+    detail::check_append(bson_append_iter(filter.get_mutable(), "_id", 3, &old_id));
+    Document new_filter;
+    detail::check_append(bson_append_iter(new_filter.get_mutable(), "_id", 3, &new_id));
+    if (!(filter == new_filter))
+      throw UsageError("odm::Tracked::save: the id changed from " + filter.to_json() + " to " + new_filter.to_json() +
+                       "; MongoDB never changes a stored _id (insert a new document instead)");
+    Document where_bson = filter;
+    [[maybe_unused]] std::int64_t loaded_version = 0;
+    if constexpr (versioned) {
+      using Version = member<T, version_at>;
+      bson_iter_t stored;
+      if (!bson_iter_init_find_w_len(&stored, saved_.get(), Version::stored_name.data(),
+                                     static_cast<int>(Version::stored_name.size())))
+        throw UsageError("odm::Tracked::save: the version member is missing");
+      loaded_version = bson_iter_as_int64(&stored);
+      if (Version::of(value_) != loaded_version)
+        throw UsageError("odm::Tracked::save: the version member changed from " + std::to_string(loaded_version) +
+                         " to " + std::to_string(Version::of(value_)) + "; saves increment it themselves");
+      const char* name = Version::stored_name.data();
+      const int length = static_cast<int>(Version::stored_name.size());
+      if (loaded_version == 0) {
+        // A document written before the model had a version member has none: version 0.
+        bson_t in;
+        bson_t values;
+        detail::check_append(bson_append_document_begin(where_bson.get_mutable(), name, length, &in));
+        detail::check_append(bson_append_array_begin(&in, "$in", 3, &values));
+        detail::check_append(bson_append_int64(&values, "0", 1, 0));
+        detail::check_append(bson_append_null(&values, "1", 1));
+        detail::check_append(bson_append_array_end(&in, &values));
+        detail::check_append(bson_append_document_end(where_bson.get_mutable(), &in));
+      } else {
+        detail::check_append(bson_append_int64(where_bson.get_mutable(), name, length, loaded_version));
+      }
+      bson_t inc;
+      detail::check_append(bson_append_document_begin(update.get_mutable(), "$inc", 4, &inc));
+      detail::check_append(bson_append_int64(&inc, name, length, 1));
+      detail::check_append(bson_append_document_end(update.get_mutable(), &inc));
+    }
+    auto where = Filter<T>::raw(std::move(where_bson));
+    auto what = Update<T>::raw(std::move(update));
+    const auto result = session ? collection.update_one(*session, where, what) : collection.update_one(where, what);
+    if (result.matched == 0) {
+      const std::string which = "the document with _id " + filter.to_json() + " in " + collection.database_name() +
+                                "." + collection.name();
+      if constexpr (versioned) {
+        auto by_id = Filter<T>::raw(filter);
+        std::optional<Document> now =
+            session ? collection.template find_one<Document>(*session, by_id) : collection.template find_one<Document>(by_id);
+        if (now) {
+          // A document without the field is at version 0.
+          bson_iter_t stored;
+          const std::string_view name = member<T, version_at>::stored_name;
+          const std::int64_t stored_version =
+              bson_iter_init_find_w_len(&stored, now->get(), name.data(), static_cast<int>(name.size()))
+                  ? bson_iter_as_int64(&stored)
+                  : 0;
+          throw VersionConflict("odm::Tracked::save: " + which + " is at version " + std::to_string(stored_version) +
+                                    ", but this object was loaded at version " + std::to_string(loaded_version) +
+                                    ": another writer saved it first; nothing was written (reload and retry)",
+                                loaded_version, stored_version);
+        }
+      }
+      throw NotFound("odm::Tracked::save: no " + which.substr(4) + " (deleted since it was loaded); nothing was written");
+    }
+    if constexpr (versioned) {
+      ++member<T, version_at>::of(value_);
+      current = to_bson(value_);
+    }
+    saved_ = std::move(current);
+    return true;
+  }
+
+  T value_;
+  Document saved_;
+};
+
+/// Tracks a loaded object: odm::track(orders.get_by_id(id)).
+template <document_model T>
+Tracked<T> track(T value) {
+  return Tracked<T>(std::move(value));
+}
+
+}  // namespace odm

@@ -1,0 +1,204 @@
+// The update between two versions of a document (odm/evolution/changes.hpp).
+
+#include <odm/evolution/changes.hpp>
+
+#include <odm/bson/codec.hpp>
+#include <odm/error.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace odm {
+namespace {
+
+std::string_view key_of(const bson_iter_t& it) { return {bson_iter_key(&it), bson_iter_key_len(&it)}; }
+
+/// Same BSON type and same bytes. (`d1` is the offset of a value's first byte and
+/// `next_off` that of the next field: libbson's documented iterator fields.)
+bool same_value(const bson_iter_t& a, const bson_iter_t& b) {
+  if (bson_iter_type(&a) != bson_iter_type(&b)) return false;
+  const std::size_t length_a = a.next_off - a.d1;
+  const std::size_t length_b = b.next_off - b.d1;
+  return length_a == length_b && std::memcmp(a.raw + a.d1, b.raw + b.d1, length_a) == 0;
+}
+
+/// Whether `key` can be one step of a dotted update path.
+bool addressable(std::string_view key) {
+  return !key.empty() && key.front() != '$' && key.find('.') == std::string_view::npos;
+}
+
+/// Whether every key of the sub-document or array at `it` is addressable.
+bool all_addressable(const bson_iter_t& it) {
+  bson_iter_t child;
+  if (!bson_iter_recurse(&it, &child)) return false;
+  while (bson_iter_next(&child))
+    if (!addressable(key_of(child))) return false;
+  return true;
+}
+
+class Differ {
+ public:
+  Document result() {
+    Document update;
+    bson_t* out = update.get_mutable();
+    append_part(out, "$set", set_);
+    append_part(out, "$unset", unset_);
+    append_part(out, "$push", push_);
+    return update;
+  }
+
+  /// The fields of two documents (a whole one, path "", or one at `path`).
+  void documents(const bson_t* before, const bson_t* after, const std::string& path) {
+    struct Field {
+      std::string_view key;
+      bson_iter_t it;
+      bool matched = false;
+    };
+    std::vector<Field> old_fields;
+    bson_iter_t it;
+    if (!bson_iter_init(&it, before)) throw DecodeError("malformed BSON: not a document");
+    while (bson_iter_next(&it)) old_fields.push_back(Field{key_of(it), it});
+    std::vector<Field*> sorted;
+    sorted.reserve(old_fields.size());
+    for (Field& field : old_fields) sorted.push_back(&field);
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Field* a, const Field* b) { return a->key < b->key; });
+
+    if (!bson_iter_init(&it, after)) throw DecodeError("malformed BSON: not a document");
+    std::size_t position = 0;
+    while (bson_iter_next(&it)) {
+      const std::string_view key = key_of(it);
+      // Where an odm document keeps it: at the same position; else look it up.
+      Field* old = nullptr;
+      if (position < old_fields.size() && old_fields[position].key == key && !old_fields[position].matched) {
+        old = &old_fields[position];
+      } else {
+        auto at = std::lower_bound(sorted.begin(), sorted.end(), key,
+                                   [](const Field* field, std::string_view k) { return field->key < k; });
+        for (; at != sorted.end() && (*at)->key == key; ++at)
+          if (!(*at)->matched) {
+            old = *at;
+            break;
+          }
+      }
+      ++position;
+      if (old != nullptr) {
+        old->matched = true;
+        if (same_value(old->it, it)) continue;
+        value(old->it, it, join(path, key));
+      } else {
+        append(set_, join(path, key), it);
+      }
+    }
+    for (const Field& field : old_fields)
+      if (!field.matched) unset(join(path, field.key));
+  }
+
+ private:
+  static std::string join(const std::string& path, std::string_view key) {
+    if (!addressable(key))
+      throw UsageError("odm: the field " + detail::quoted(key) + (path.empty() ? "" : " in " + path) +
+                       " changed, but its name cannot be part of an update path (empty, a '$' or a '.')");
+    std::string joined = path;
+    if (!joined.empty()) joined += '.';
+    joined += key;
+    return joined;
+  }
+
+  /// One value that is in both versions, at `path`.
+  void value(const bson_iter_t& before, const bson_iter_t& after, const std::string& path) {
+    if (same_value(before, after)) return;
+    const bson_type_t type = bson_iter_type(&after);
+    if (type == bson_iter_type(&before) && (type == BSON_TYPE_DOCUMENT || type == BSON_TYPE_ARRAY) &&
+        all_addressable(before) && all_addressable(after)) {
+      bson_t old_child;
+      bson_t new_child;
+      const std::uint8_t* data = nullptr;
+      std::uint32_t length = 0;
+      if (type == BSON_TYPE_DOCUMENT) {
+        bson_iter_document(&before, &length, &data);
+        bson_init_static(&old_child, data, length);
+        bson_iter_document(&after, &length, &data);
+        bson_init_static(&new_child, data, length);
+        documents(&old_child, &new_child, path);
+      } else {
+        array(before, after, path);
+      }
+      return;
+    }
+    append(set_, path, after);
+  }
+
+  /// Two versions of an array: appended elements are pushed, changed elements of an array
+  /// that kept its length are set one by one (at their deepest changed path); any other
+  /// change (shorter, reordered and longer, ...) sets the whole array.
+  void array(const bson_iter_t& before, const bson_iter_t& after, const std::string& path) {
+    std::vector<bson_iter_t> old_elements = elements(before);
+    std::vector<bson_iter_t> new_elements = elements(after);
+    if (new_elements.size() < old_elements.size()) {
+      append(set_, path, after);
+      return;
+    }
+    std::vector<std::size_t> changed;
+    for (std::size_t i = 0; i < old_elements.size(); ++i)
+      if (!same_value(old_elements[i], new_elements[i])) changed.push_back(i);
+    if (new_elements.size() > old_elements.size()) {
+      if (!changed.empty()) {
+        append(set_, path, after);
+        return;
+      }
+      bson_t each;
+      bson_t tail;
+      bson_append_document_begin(push_.get_mutable(), path.data(), static_cast<int>(path.size()), &each);
+      bson_append_array_begin(&each, "$each", 5, &tail);
+      for (std::size_t i = old_elements.size(); i < new_elements.size(); ++i) {
+        const std::string index = std::to_string(i - old_elements.size());
+        detail::check_append(bson_append_iter(&tail, index.data(), static_cast<int>(index.size()), &new_elements[i]));
+      }
+      bson_append_array_end(&each, &tail);
+      detail::check_append(bson_append_document_end(push_.get_mutable(), &each));
+      return;
+    }
+    for (std::size_t i : changed) value(old_elements[i], new_elements[i], path + '.' + std::to_string(i));
+  }
+
+  static std::vector<bson_iter_t> elements(const bson_iter_t& array) {
+    std::vector<bson_iter_t> found;
+    bson_iter_t child;
+    if (bson_iter_recurse(&array, &child))
+      while (bson_iter_next(&child)) found.push_back(child);
+    return found;
+  }
+
+  static void append(Document& part, const std::string& path, const bson_iter_t& value) {
+    detail::check_append(
+        bson_append_iter(part.get_mutable(), path.data(), static_cast<int>(path.size()), &value));
+  }
+  void unset(const std::string& path) {
+    detail::check_append(bson_append_int32(unset_.get_mutable(), path.data(), static_cast<int>(path.size()), 1));
+  }
+  static void append_part(bson_t* out, const char* name, const Document& part) {
+    if (!part.empty()) detail::check_append(bson_append_document(out, name, -1, part.get()));
+  }
+
+  Document set_;
+  Document unset_;
+  Document push_;
+};
+
+}  // namespace
+
+Document changes_between(const bson_t* before, const bson_t* after) {
+  Differ differ;
+  differ.documents(before, after, "");
+  return differ.result();
+}
+
+}  // namespace odm
+
+namespace odm {
+VersionConflict::~VersionConflict() = default;
+}  // namespace odm
