@@ -36,9 +36,6 @@ struct StepOrder {
   std::vector<odm::Embedded<StepItem>> items;
   std::optional<odm::Embedded<StepItem>> gift;
   std::map<std::string, std::vector<odm::Ref<StepProduct>>> lists;
-  struct odm_model {
-    static constexpr std::string_view collection = "orders";
-  };
 };
 // Embedded as a plain struct, without odm::Embedded.
 struct StepKeyed {
