@@ -403,7 +403,7 @@ OfflineParts& offline_parts() {
 // one noinline function per step.
 
 template <class T>
-[[gnu::noinline]] odm::detail::JoinSet<T> step_set(std::vector<T>& documents, std::vector<char>& dropped) {
+[[gnu::noinline]] odm::detail::JoinSet<T> step_set(std::vector<T>& documents, odm::detail::DropFlags& dropped) {
   return odm::detail::JoinSet<T>::of(documents, &dropped);  // 0. the documents a step acts on
 }
 
@@ -435,7 +435,7 @@ template <class T, class M, class Target, class Id>
 }
 
 template <class T>
-[[gnu::noinline]] void step_erase(std::vector<T>& documents, const std::vector<char>& dropped) {
+[[gnu::noinline]] void step_erase(std::vector<T>& documents, const odm::detail::DropFlags& dropped) {
   odm::detail::erase_dropped(documents, dropped);  // 6. (drop) leave out flagged documents
 }
 
@@ -451,7 +451,7 @@ void join_set_work(odm::detail::JoinSet<T>& set, M T::*member, std::vector<Targe
 /// The whole of the join's own work for a top-level member.
 template <class T, class M, class Target>
 [[gnu::noinline]] void join_work(std::vector<T>& documents, M T::*member, std::vector<Target> targets) {
-  std::vector<char> dropped(documents.size());
+  odm::detail::DropFlags dropped{documents.size(), {}};
   odm::detail::JoinSet<T> set = step_set(documents, dropped);
   join_set_work(set, member, targets);
   step_erase(documents, dropped);
@@ -459,7 +459,7 @@ template <class T, class M, class Target>
 
 /// The same through the orders' embedded line items: odm::with(&Order::items, odm::with(&LineItem::product)).
 [[gnu::noinline]] void join_work_nested(std::vector<Order>& orders, std::vector<CatalogProduct> targets) {
-  std::vector<char> dropped(orders.size());
+  odm::detail::DropFlags dropped{orders.size(), {}};
   const odm::detail::JoinSet<Order> set = step_set(orders, dropped);
   odm::detail::JoinSet<LineItem> items = step_look_inside(set);
   join_set_work(items, &LineItem::product, targets);
@@ -711,7 +711,7 @@ void time_steps(benchmark::State& state, const std::vector<T>& source, M T::*mem
     std::vector<Target> targets = fetched;
     state.ResumeTiming();
     const auto t0 = steady_clock::now();
-    std::vector<char> dropped(documents.size());
+    odm::detail::DropFlags dropped{documents.size(), {}};
     odm::detail::JoinSet<T> set = step_set(documents, dropped);
     const auto gathered = step_gather(set, member);
     const auto t1 = steady_clock::now();

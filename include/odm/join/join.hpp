@@ -54,6 +54,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -186,37 +187,68 @@ std::vector<T> fetch_where_in(const Collection<T>& collection, std::string_view 
   return found;
 }
 
+/// Which result documents a relation leaves out (a dangling Ref or ParentRef under
+/// `drop`). The flags exist only once something was dropped, so a join that drops
+/// nothing neither allocates nor scans them.
+struct DropFlags {
+  std::size_t documents = 0;
+  std::vector<char> flags;
+
+  void drop(std::uint32_t document) {
+    if (flags.empty()) flags.resize(documents);
+    flags[document] = 1;
+  }
+};
+
+/// Pointers to documents, indexed as the documents themselves (JoinSet::with_items).
+template <class T>
+struct Pointed {
+  const std::vector<T*>* items;
+  std::size_t size() const noexcept { return items->size(); }
+  T& operator[](std::size_t i) const noexcept { return *(*items)[i]; }
+};
+
 /// The documents one step of a join acts on: the result's documents, the targets an outer
 /// level fetched, or documents embedded anywhere inside either. Each knows the result
 /// document it lies in, so that a dangling Ref or ParentRef under `drop` leaves that
 /// document out; in targets (`dropped` null) nothing is ever left out.
 template <class T>
 struct JoinSet {
+  /// A whole vector of documents is used in place (no pointer per document)...
+  std::span<T> whole;
+  /// ...embedded documents through a pointer each (`whole` then empty).
   std::vector<T*> items;
-  /// The result document of each item; empty when items[i] is document i.
+  /// The result document of each of `items`; empty when item i is document i.
   std::vector<std::uint32_t> roots;
-  /// One flag per result document, set to leave it out once the relation is resolved;
-  /// null for the targets of an outer level.
-  std::vector<char>* dropped = nullptr;
+  /// Null for the targets of an outer level.
+  DropFlags* dropped = nullptr;
   /// The stored path from a result document to the items ("items", "items.options"), empty
   /// at the top: where a reference lies, for messages.
   std::string path;
 
+  /// Calls act(items) with the items as one indexable range (items[i] is a T&): the whole
+  /// vector's span, or the embedded documents through their pointers. The top level thus
+  /// pays no pointer per document; each step keeps its loop in a function of its own
+  /// (gather_ids_in, ...), which GCC compiles as tightly as a loop over the vector.
+  template <class Act>
+  auto with_items(Act&& act) const {
+    if (items.empty()) return act(whole);
+    return act(Pointed<T>{&items});
+  }
   std::uint32_t root(std::size_t i) const noexcept {
     return roots.empty() ? static_cast<std::uint32_t>(i) : roots[i];
   }
   void drop(std::size_t i) {
-    if (dropped != nullptr) (*dropped)[root(i)] = 1;
+    if (dropped != nullptr) dropped->drop(root(i));
   }
   /// The name of a member of the items in messages: its stored name, under the path.
   std::string where(std::string_view field, std::string_view nested_field) const {
     return path.empty() ? std::string(field) : path + "." + std::string(nested_field);
   }
 
-  static JoinSet of(std::vector<T>& documents, std::vector<char>* dropped) {
+  static JoinSet of(std::vector<T>& documents, DropFlags* dropped) {
     JoinSet set;
-    set.items.reserve(documents.size());
-    for (T& document : documents) set.items.push_back(&document);
+    set.whole = documents;
     set.dropped = dropped;
     return set;
   }
@@ -225,12 +257,13 @@ struct JoinSet {
 template <class T>
 using RelationStep = std::function<void(const Database&, JoinSet<T>&, const JoinOptions&)>;
 
-/// Leaves out, in order, the documents a relation flagged.
+/// Leaves out, in order, the documents a relation flagged (nothing to do when none was).
 template <class T>
-void erase_dropped(std::vector<T>& documents, const std::vector<char>& dropped) {
+void erase_dropped(std::vector<T>& documents, const DropFlags& dropped) {
+  if (dropped.flags.empty()) return;
   std::size_t kept = 0;
   for (std::size_t i = 0; i < documents.size(); ++i) {
-    if (dropped[i]) continue;
+    if (dropped.flags[i]) continue;
     if (kept != i) documents[kept] = std::move(documents[i]);
     ++kept;
   }
@@ -271,7 +304,7 @@ class Relation {
   Relation(detail::RelationStep<T> run, JoinStep step) : run_(std::move(run)), step_(std::move(step)) {}
 
   void operator()(const Database& db, std::vector<T>& documents, const JoinOptions& options) const {
-    std::vector<char> dropped(documents.size());
+    detail::DropFlags dropped{documents.size(), {}};
     detail::JoinSet<T> set = detail::JoinSet<T>::of(documents, &dropped);
     run_(db, set, options);
     detail::erase_dropped(documents, dropped);
@@ -298,8 +331,9 @@ namespace detail {
 /// Step 1 of a join: every distinct id once, in first-seen order, and for each reference
 /// (in document order, through the member's containers) the slot of its id; each
 /// reference is hashed once.
-template <class T, class M>
-auto gather_ids(const JoinSet<T>& set, M T::*member) {
+/// items: JoinSet::with_items's range.
+template <class T, class M, class Items>
+auto gather_ids_in(const Items& items, M T::*member) {
   using Leaf = path_leaf_t<M>;
   using Id = reference_key_t<id_type_t<typename relation_of<Leaf>::target>>;
   GatheredIds<Id> gathered;
@@ -310,14 +344,18 @@ auto gather_ids(const JoinSet<T>& set, M T::*member) {
     else
       ++references;
   };
-  for (T* item : set.items) for_each_leaf(item->*member, count);
+  for (std::size_t i = 0; i < items.size(); ++i) for_each_leaf(items[i].*member, count);
   gathered.reserve(references);
   // A reference always holds its target's id type (ref.hpp builds and decodes it so).
   auto add = [&](Leaf& reference) {
     for_each_reference_id(reference, [&](const ReferenceId& id) { gathered.add(held_key<Id>(id)); });
   };
-  for (T* item : set.items) for_each_leaf(item->*member, add);
+  for (std::size_t i = 0; i < items.size(); ++i) for_each_leaf(items[i].*member, add);
   return gathered;
+}
+template <class T, class M>
+auto gather_ids(const JoinSet<T>& set, M T::*member) {
+  return set.with_items([&](const auto& items) { return gather_ids_in(items, member); });
 }
 
 /// Step 4: each fetched target shared, in its id's slot (empty where none was found). All
@@ -338,10 +376,10 @@ std::vector<std::shared_ptr<const Target>> share_targets(std::vector<Target>& ta
 /// Step 5: every reference gets its target, visiting them in step 1's order, with the
 /// field's policy for targets that were not found. `field` and `nested_field` name the
 /// member (at the top level, inside an embedded document) in messages.
-template <class T, class M, class Target, class Id>
-void assign_targets(JoinSet<T>& set, M T::*member, const GatheredIds<Id>& gathered,
-                    const std::vector<std::shared_ptr<const Target>>& by_slot, std::string_view field,
-                    std::string_view nested_field) {
+template <class T, class M, class Target, class Id, class Items>
+void assign_targets_in(JoinSet<T>& set, const Items& items, M T::*member, const GatheredIds<Id>& gathered,
+                       const std::vector<std::shared_ptr<const Target>>& by_slot, std::string_view field,
+                       std::string_view nested_field) {
   using Leaf = path_leaf_t<M>;
   using kind = relation_of<Leaf>;
   std::size_t next = 0;
@@ -354,7 +392,7 @@ void assign_targets(JoinSet<T>& set, M T::*member, const GatheredIds<Id>& gather
     }
     return target;
   };
-  for (std::size_t i = 0; i < set.items.size(); ++i) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
     auto assign = [&](Leaf& reference) {
       if constexpr (kind::many) {
         std::vector<std::shared_ptr<const Target>> resolved;
@@ -369,8 +407,16 @@ void assign_targets(JoinSet<T>& set, M T::*member, const GatheredIds<Id>& gather
         }
       }
     };
-    for_each_leaf(set.items[i]->*member, assign);
+    for_each_leaf(items[i].*member, assign);
   }
+}
+template <class T, class M, class Target, class Id>
+void assign_targets(JoinSet<T>& set, M T::*member, const GatheredIds<Id>& gathered,
+                    const std::vector<std::shared_ptr<const Target>>& by_slot, std::string_view field,
+                    std::string_view nested_field) {
+  set.with_items([&](const auto& items) {
+    assign_targets_in(set, items, member, gathered, by_slot, field, nested_field);
+  });
 }
 
 /// The description of a step over member `field` of T, whose type is M.
@@ -420,13 +466,15 @@ JoinSet<path_leaf_t<M>> embedded_set(const JoinSet<T>& set, M T::*member, std::s
   JoinSet<path_leaf_t<M>> inner;
   inner.dropped = set.dropped;
   inner.path = set.where(field, nested_field);
-  for (std::size_t i = 0; i < set.items.size(); ++i) {
-    auto add = [&](path_leaf_t<M>& embedded) {
-      inner.items.push_back(&embedded);
-      inner.roots.push_back(set.root(i));
-    };
-    for_each_leaf(set.items[i]->*member, add);
-  }
+  set.with_items([&](auto items) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      auto add = [&](path_leaf_t<M>& embedded) {
+        inner.items.push_back(&embedded);
+        inner.roots.push_back(set.root(i));
+      };
+      for_each_leaf(items[i].*member, add);
+    }
+  });
   return inner;
 }
 
