@@ -6,10 +6,13 @@
 //            N RefMany<Part> ids, all of them stored: N = 2,000 by default (--parts=N; see
 //            Settings::parts for why not 100,000 against the odm test server), and 100,000
 //            for the client-only cases *_parts_100k, built in memory.
+//   orders   odm::resolve(db, orders, odm::with(&Order::items, odm::with(&LineItem::product))):
+//            1,000 orders of 5 embedded line items each, pointing at 200 products (a path
+//            through embedded documents, issue 13 item 3).
 //   subset   odm::subset::add(db, &ReviewedProduct::reviews, 1, review): 1,000 reviews added
 //            to one product (Subset<Review, 10, &Review::published_date>).
 //
-// For books and parts the client-side cost is split three ways:
+// For books, parts and orders the client-side cost is split three ways:
 //   resolve_X       the whole odm::resolve (libmongoc, decoding, and the join's own work);
 //   decode_X        odm::from_bson of exactly the documents resolve fetches (captured once
 //                   as odm::Document from the same `$in` finds), into a reserved vector, as
@@ -21,6 +24,8 @@
 //                   other than the fetch, fed with the targets fetched once: gathering the
 //                   distinct ids (detail::GatheredIds), detail::in_filters (building the
 //                   $in queries), sharing (one block the targets alias) and assigning.
+//                   For orders, also collecting the embedded line items of every order
+//                   (detail::embedded_set, step_look_inside).
 //                   The steps are a line-by-line copy of the lambda (step_* below, each
 //                   [[gnu::noinline]] so that callgrind_annotate --inclusive=yes shows them
 //                   apart); they call odm's own detail::for_each_reference_id,
@@ -123,6 +128,31 @@ struct Product {
   };
 };
 
+struct CatalogProduct {
+  std::int64_t id = 0;
+  std::string name;
+  std::string sku;
+  std::int32_t stock = 0;
+  struct odm_model {
+    static constexpr std::string_view collection = "catalog_products";
+  };
+};
+
+struct LineItem {
+  odm::Ref<CatalogProduct> product;
+  std::int32_t quantity = 0;
+  std::string note;
+};
+
+struct Order {
+  std::int64_t id = 0;
+  std::string customer;
+  std::vector<odm::Embedded<LineItem>> items;
+  struct odm_model {
+    static constexpr std::string_view collection = "orders";
+  };
+};
+
 struct ReviewedProduct;
 
 struct Review {
@@ -162,6 +192,9 @@ struct Settings {
   // memory: the same documents as the server would send them (--offline-parts=N).
   std::size_t parts = 2'000;
   std::size_t offline_parts = 100'000;
+  std::size_t orders = 1'000;
+  std::size_t items_per_order = 5;
+  std::size_t catalog_products = 200;
 };
 Settings settings;
 
@@ -215,6 +248,10 @@ struct Fixture {
   std::vector<odm::Document> part_docs;
   std::vector<Publisher> publisher_targets;    // the same, decoded (input of join_work_*)
   std::vector<Part> part_targets;
+  std::vector<Order> orders;                   // 1,000 orders of 5 line items
+  std::vector<odm::Document> order_docs;
+  std::vector<odm::Document> catalog_docs;     // the products the orders' items point at
+  std::vector<CatalogProduct> catalog_targets;
 
   Fixture()
       : client(settings.uri, odm::ClientOptions{}.on_command_started(
@@ -224,10 +261,17 @@ struct Fixture {
 
 std::string publisher_key(std::size_t p) { return "pub" + std::to_string(p); }
 
+/// The product of line item i of order o.
+std::int64_t expected_item_product(std::size_t o, std::size_t i) {
+  return static_cast<std::int64_t>((o * 7 + i * 31) % settings.catalog_products);
+}
+
 bool data_present(const odm::Database& db) {
   if (db.collection<Publisher>().count() != static_cast<std::int64_t>(settings.publishers)) return false;
   if (db.collection<Book>().count() != static_cast<std::int64_t>(settings.books)) return false;
   if (db.collection<Part>().count() != static_cast<std::int64_t>(settings.parts)) return false;
+  if (db.collection<CatalogProduct>().count() != static_cast<std::int64_t>(settings.catalog_products)) return false;
+  if (db.collection<Order>().count() != static_cast<std::int64_t>(settings.orders)) return false;
   const auto products = db.collection<Product>().find().to_vector();
   return products.size() == 1 && products[0].parts.size() == settings.parts;
 }
@@ -259,12 +303,33 @@ void insert_data(const odm::Database& db) {
   db.collection<Product>().insert_one(Product{{}, "left-handed smoke shifter", odm::RefMany<Part>(ids)});
   std::fprintf(stderr, "join_bench: inserted %zu parts and their product in %.1f s\n", settings.parts,
                duration<double>(steady_clock::now() - started).count());
+
+  std::vector<CatalogProduct> catalog;
+  for (std::size_t p = 0; p < settings.catalog_products; ++p)
+    catalog.push_back({static_cast<std::int64_t>(p), "Product " + std::to_string(p), "SKU-" + std::to_string(100000 + p),
+                       static_cast<std::int32_t>(p % 17)});
+  db.collection<CatalogProduct>().insert_many(catalog);
+  std::vector<Order> orders;
+  for (std::size_t o = 0; o < settings.orders; ++o) {
+    Order order{static_cast<std::int64_t>(o), "customer " + std::to_string(o % 97), {}};
+    for (std::size_t i = 0; i < settings.items_per_order; ++i)
+      order.items.emplace_back(LineItem{odm::Ref<CatalogProduct>(expected_item_product(o, i)), static_cast<std::int32_t>(i + 1), "gift wrap"});
+    orders.push_back(std::move(order));
+  }
+  db.collection<Order>().insert_many(orders);
+  std::fprintf(stderr, "join_bench: inserted %zu products and %zu orders of %zu items\n", settings.catalog_products,
+               settings.orders, settings.items_per_order);
 }
 
 /// The distinct ids of `documents`' `member`, in first-seen order (what step 1 computes).
 template <class T, class M>
-auto distinct_ids(const std::vector<T>& documents, M T::*member) {
-  return odm::detail::gather_ids(documents, member).ids;
+auto distinct_ids(std::vector<T>& documents, M T::*member) {
+  return odm::detail::gather_ids(odm::detail::JoinSet<T>::of(documents, nullptr), member).ids;
+}
+
+/// The line items of every order, as the join collects them.
+odm::detail::JoinSet<LineItem> items_of(std::vector<Order>& orders) {
+  return odm::detail::embedded_set(odm::detail::JoinSet<Order>::of(orders, nullptr), &Order::items, "items", "items");
 }
 
 /// The documents the join's finds return, undecoded: the same `$in` filters, the same order.
@@ -285,13 +350,19 @@ Fixture& fixture() {
     f->books = f->db.collection<Book>().find({}, by_id()).to_vector();
     for (odm::Document& doc : f->db.collection<Book>().find<odm::Document>({}, by_id())) f->book_docs.push_back(std::move(doc));
     f->products = f->db.collection<Product>().find().to_vector();
+    f->orders = f->db.collection<Order>().find({}, odm::FindOptions<Order>{}.sort(odm::Sort<Order>::raw(odm::Document::from_json(R"({"_id": 1})")))).to_vector();
+    for (odm::Document& doc : f->db.collection<Order>().find<odm::Document>({}, odm::FindOptions<Order>{}.sort(odm::Sort<Order>::raw(odm::Document::from_json(R"({"_id": 1})")))))
+      f->order_docs.push_back(std::move(doc));
+    f->catalog_docs = fetched_documents<CatalogProduct>(f->db, odm::detail::gather_ids(items_of(f->orders), &LineItem::product).ids);
+    for (const auto& doc : f->catalog_docs) f->catalog_targets.push_back(odm::from_bson<CatalogProduct>(doc));
     f->publisher_docs = fetched_documents<Publisher>(f->db, distinct_ids(f->books, &Book::publisher_id));
     f->part_docs = fetched_documents<Part>(f->db, distinct_ids(f->products, &Product::parts));
     for (const auto& doc : f->publisher_docs) f->publisher_targets.push_back(odm::from_bson<Publisher>(doc));
     for (const auto& doc : f->part_docs) f->part_targets.push_back(odm::from_bson<Part>(doc));
     if (f->books.size() != settings.books || f->book_docs.size() != settings.books ||
         f->publisher_docs.size() != settings.publishers ||
-        f->products.size() != 1 || f->part_docs.size() != settings.parts)
+        f->products.size() != 1 || f->part_docs.size() != settings.parts || f->orders.size() != settings.orders ||
+        f->catalog_docs.size() != settings.catalog_products)
       fail("the stored data is not what was inserted");
     return f;
   }();
@@ -331,9 +402,18 @@ OfflineParts& offline_parts() {
 // The join's own work: odm::with's lambda (include/odm/join/join.hpp) without the fetch,
 // one noinline function per step.
 
+template <class T>
+[[gnu::noinline]] odm::detail::JoinSet<T> step_set(std::vector<T>& documents, odm::detail::DropFlags& dropped) {
+  return odm::detail::JoinSet<T>::of(documents, &dropped);  // 0. the documents a step acts on
+}
+
+[[gnu::noinline]] odm::detail::JoinSet<LineItem> step_look_inside(const odm::detail::JoinSet<Order>& set) {
+  return odm::detail::embedded_set(set, &Order::items, "items", "items");  // 0'. every order's line items
+}
+
 template <class T, class M>
-[[gnu::noinline]] auto step_gather(const std::vector<T>& documents, M T::*member) {
-  return odm::detail::gather_ids(documents, member);  // 1. distinct ids, a slot per reference
+[[gnu::noinline]] auto step_gather(const odm::detail::JoinSet<T>& set, M T::*member) {
+  return odm::detail::gather_ids(set, member);  // 1. distinct ids, a slot per reference
 }
 
 template <class Id>
@@ -349,18 +429,41 @@ template <class Target, class Id>
 }
 
 template <class T, class M, class Target, class Id>
-[[gnu::noinline]] void step_assign(std::vector<T>& documents, M T::*member, const odm::detail::GatheredIds<Id>& gathered,
+[[gnu::noinline]] void step_assign(odm::detail::JoinSet<T>& set, M T::*member, const odm::detail::GatheredIds<Id>& gathered,
                                    const std::vector<std::shared_ptr<const Target>>& by_slot) {
-  odm::detail::assign_targets(documents, member, gathered, by_slot, "bench");  // 5. assign
+  odm::detail::assign_targets(set, member, gathered, by_slot, "bench", "bench");  // 5. assign
 }
 
-/// The whole of the join's own work; `targets` stands for what the finds returned.
+template <class T>
+[[gnu::noinline]] void step_erase(std::vector<T>& documents, const odm::detail::DropFlags& dropped) {
+  odm::detail::erase_dropped(documents, dropped);  // 6. (drop) leave out flagged documents
+}
+
+/// The join's own work on one set; `targets` stands for what the finds returned.
 template <class T, class M, class Target>
-[[gnu::noinline]] void join_work(std::vector<T>& documents, M T::*member, std::vector<Target> targets) {
-  const auto gathered = step_gather(documents, member);
+void join_set_work(odm::detail::JoinSet<T>& set, M T::*member, std::vector<Target>& targets) {
+  const auto gathered = step_gather(set, member);
   std::vector<odm::Document> filters = step_in_filters(gathered.ids);
   benchmark::DoNotOptimize(filters.data());
-  step_assign(documents, member, gathered, step_share(targets, gathered));
+  step_assign(set, member, gathered, step_share(targets, gathered));
+}
+
+/// The whole of the join's own work for a top-level member.
+template <class T, class M, class Target>
+[[gnu::noinline]] void join_work(std::vector<T>& documents, M T::*member, std::vector<Target> targets) {
+  odm::detail::DropFlags dropped{documents.size(), {}};
+  odm::detail::JoinSet<T> set = step_set(documents, dropped);
+  join_set_work(set, member, targets);
+  step_erase(documents, dropped);
+}
+
+/// The same through the orders' embedded line items: odm::with(&Order::items, odm::with(&LineItem::product)).
+[[gnu::noinline]] void join_work_nested(std::vector<Order>& orders, std::vector<CatalogProduct> targets) {
+  odm::detail::DropFlags dropped{orders.size(), {}};
+  const odm::detail::JoinSet<Order> set = step_set(orders, dropped);
+  odm::detail::JoinSet<LineItem> items = step_look_inside(set);
+  join_set_work(items, &LineItem::product, targets);
+  step_erase(orders, dropped);
 }
 
 /// Decoding the fetched documents alone, as fetch_where_in stores them.
@@ -375,6 +478,10 @@ template <class Target>
 template <class T, class M>
 [[gnu::noinline]] void resolve_whole(const odm::Database& db, std::vector<T>& documents, M T::*member) {
   odm::resolve(db, documents, odm::with(member));
+}
+
+[[gnu::noinline]] void resolve_orders(const odm::Database& db, std::vector<Order>& orders) {
+  odm::resolve(db, orders, odm::with(&Order::items, odm::with(&LineItem::product)));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -455,6 +562,27 @@ bool run_case(std::string_view name, long n, Measured&& measured) {
       std::vector<Part> targets = f.part_targets;
       measured([&] { join_work(products, &Product::parts, std::move(targets)); });
     }
+  } else if (name == "resolve_orders") {
+    for (long i = 0; i < n; ++i) {
+      std::vector<Order> orders = f.orders;
+      measured([&] { resolve_orders(f.db, orders); });
+    }
+  } else if (name == "decode_orders") {
+    for (long i = 0; i < n; ++i) {
+      std::vector<Order> found;
+      measured([&] { found = decode_all<Order>(f.order_docs); });
+    }
+  } else if (name == "decode_order_products") {
+    for (long i = 0; i < n; ++i) {
+      std::vector<CatalogProduct> found;
+      measured([&] { found = decode_all<CatalogProduct>(f.catalog_docs); });
+    }
+  } else if (name == "join_work_orders") {
+    for (long i = 0; i < n; ++i) {
+      std::vector<Order> orders = f.orders;
+      std::vector<CatalogProduct> targets = f.catalog_targets;
+      measured([&] { join_work_nested(orders, std::move(targets)); });
+    }
   } else if (name == "subset_add") {
     if (!subset_prepared) prepare_subset(f.db);
     for (long i = 0; i < n; ++i) measured([&] { add_one_review(f.db); });
@@ -464,8 +592,9 @@ bool run_case(std::string_view name, long n, Measured&& measured) {
   return true;
 }
 
-constexpr const char* case_names[] = {"resolve_books",   "decode_books", "decode_publishers", "join_work_books", "resolve_parts",
-                                      "decode_parts",    "join_work_parts",   "subset_add",
+constexpr const char* case_names[] = {"resolve_books",     "decode_books",         "decode_publishers", "join_work_books",
+                                      "resolve_parts",     "decode_parts",         "join_work_parts",   "resolve_orders",
+                                      "decode_orders",     "decode_order_products", "join_work_orders", "subset_add",
                                       "decode_parts_100k", "join_work_parts_100k"};
 
 // ---------------------------------------------------------------------------------------
@@ -507,6 +636,19 @@ void report_queries() {
                 describe(commands.snapshot()).c_str());
     std::printf("queries resolve_parts %zu-ids (client only, detail::in_filters): find=%zu\n", settings.offline_parts,
                 offline_parts().finds);
+  }
+  {
+    std::vector<Order> orders = f.orders;
+    commands.clear();
+    resolve_orders(f.db, orders);
+    const auto sent = commands.snapshot();
+    for (const Order& order : orders)
+      for (std::size_t i = 0; i < order.items.size(); ++i)
+        if (!order.items[i]->product.is_loaded() ||
+            order.items[i]->product->id != expected_item_product(static_cast<std::size_t>(order.id), i))
+          fail("resolve_orders: a line item has the wrong product");
+    std::printf("queries resolve_orders %zu-orders-x-%zu-items->%zu-products: %s\n", settings.orders,
+                settings.items_per_order, settings.catalog_products, describe(sent).c_str());
   }
   {
     prepare_subset(f.db);
@@ -569,13 +711,16 @@ void time_steps(benchmark::State& state, const std::vector<T>& source, M T::*mem
     std::vector<Target> targets = fetched;
     state.ResumeTiming();
     const auto t0 = steady_clock::now();
-    const auto gathered = step_gather(documents, member);
+    odm::detail::DropFlags dropped{documents.size(), {}};
+    odm::detail::JoinSet<T> set = step_set(documents, dropped);
+    const auto gathered = step_gather(set, member);
     const auto t1 = steady_clock::now();
     auto queries = step_in_filters(gathered.ids);
     const auto t2 = steady_clock::now();
     auto by_slot = step_share(targets, gathered);
     const auto t3 = steady_clock::now();
-    step_assign(documents, member, gathered, by_slot);
+    step_assign(set, member, gathered, by_slot);
+    step_erase(documents, dropped);
     const auto t4 = steady_clock::now();
     benchmark::DoNotOptimize(queries.data());
     gather += duration<double, std::nano>(t1 - t0).count();

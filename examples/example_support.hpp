@@ -23,9 +23,9 @@
 
 namespace example {
 
-/// The client on $MONGODB_URI or on the test server CTest started; exits with 2 when
-/// neither is given.
-inline odm::Client connect() {
+/// The client on $MONGODB_URI or on the test server CTest started, with `options` (e.g. a
+/// command monitor); exits with 2 when neither is given.
+inline odm::Client connect(odm::ClientOptions options = {}) {
   std::string uri;
   if (const char* env = std::getenv("MONGODB_URI"); env != nullptr && *env != '\0') {
     uri = env;
@@ -42,7 +42,8 @@ inline odm::Client connect() {
     std::exit(2);
   }
   std::cout << "server: " << uri << "\n";
-  return odm::Client(uri, odm::ClientOptions{}.server_selection_timeout(std::chrono::seconds(10)).app_name("odm-examples"));
+  options.server_selection_timeout(std::chrono::seconds(10)).app_name("odm-examples");
+  return odm::Client(uri, options);
 }
 
 /// The database named by $ODM_EXAMPLES_DB, "odm_examples" by default.

@@ -18,7 +18,9 @@
 # 6. prints the table: whole resolve, decoding the fetched documents alone, the join's own
 #    work (gathering, in_filters, sharing, assigning), the rest (libmongoc, cursor), and the
 #    ratio join-work / decoding (the issue's target: < 1); for the books, also decoding the
-#    10,000 books themselves, which the same operation fetches; then the join's steps.
+#    10,000 books themselves, which the same operation fetches; then the join's steps. The
+#    orders row is a path through embedded documents: 1,000 orders x 5 line items ->
+#    200 products, odm::with(&Order::items, odm::with(&LineItem::product)).
 #
 # The profiles stay in BUILD_DIR/callgrind/CASE.out, for e.g.
 #   callgrind_annotate --inclusive=yes BUILD_DIR/callgrind/resolve_books.out
@@ -112,6 +114,10 @@ decode_parts=$(per_op decode_parts 10)
 join_parts=$(per_op join_work_parts 10)
 decode_100k=$(per_op decode_parts_100k 1)
 join_100k=$(per_op join_work_parts_100k 1)
+resolve_orders=$(per_op resolve_orders 5)
+decode_orders=$(per_op decode_orders 5)
+decode_order_products=$(per_op decode_order_products 50)
+join_orders=$(per_op join_work_orders 5)
 subset_add=$(per_op subset_add 200)
 # Cross-check inside the whole resolve: decoding as the cursor does it.
 in_resolve_books=$(inclusive resolve_books 'from_bson<(anonymous namespace)::Publisher>' 5)
@@ -121,6 +127,7 @@ q_books=$(awk -F': ' '/^queries resolve_books/ { print $2 }' "$queries")
 q_parts=$(awk -F': ' '/^queries resolve_parts [0-9]+-ids: / { print $2 }' "$queries")
 q_100k=$(awk -F': ' '/client only/ { print $2 }' "$queries")
 q_subset=$(awk -F': ' '/^queries subset_add/ { print $2 }' "$queries")
+q_orders=$(awk -F': ' '/^queries resolve_orders/ { print $2 }' "$queries")
 
 table=$(
   printf '%-26s %-20s %12s %12s %12s %12s %8s\n' operation commands "whole Ir" "decode Ir" "join Ir" "rest Ir" "join/dec"
@@ -130,17 +137,24 @@ table=$(
     "$join_parts" "$(diff3 "$resolve_parts" "$decode_parts" "$join_parts")" "$(ratio "$join_parts" "$decode_parts")"
   printf '%-26s %-20s %12s %12s %12s %12s %8s\n' "parts: 100000 ids (client)" "$q_100k" "-" "$decode_100k" "$join_100k" "-" \
     "$(ratio "$join_100k" "$decode_100k")"
+  printf '%-26s %-20s %12s %12s %12s %12s %8s\n' "orders: 1000x5 -> 200" "$q_orders" "$resolve_orders" \
+    "$decode_order_products" "$join_orders" "$(diff3 "$resolve_orders" "$decode_order_products" "$join_orders")" \
+    "$(ratio "$join_orders" "$decode_order_products")"
   printf '%-26s %-20s %12s\n' "subset add (per add)" "$q_subset" "$subset_add"
   echo
   books_and_publishers=$(awk -v a="$decode_books" -v b="$decode_publishers" 'BEGIN { printf "%.0f", a + b }')
   echo "books: decoding every document the operation fetches (the books, then their publishers):" \
     "$decode_books + $decode_publishers = $books_and_publishers Ir; join/that = $(ratio "$join_books" "$books_and_publishers")"
+  orders_and_products=$(awk -v a="$decode_orders" -v b="$decode_order_products" 'BEGIN { printf "%.0f", a + b }')
+  echo "orders: decoding every document the operation fetches (the orders, then their products):" \
+    "$decode_orders + $decode_order_products = $orders_and_products Ir; join/that = $(ratio "$join_orders" "$orders_and_products")"
   echo "books: the join's own work per reference: $(awk -v j="$join_books" 'BEGIN { printf "%.0f", j / 10000 }') Ir" \
     "(decoding the 100 publishers amounts to $(awk -v d="$decode_publishers" 'BEGIN { printf "%.1f", d / 10000 }') Ir per reference)"
   echo
   printf '%-26s %12s %12s %12s %12s %8s\n' "Google Benchmark, us/op" "whole cpu" "whole real" "decode cpu" "join cpu" "join/dec"
-  for w in books parts parts_100k; do
+  for w in books parts parts_100k orders; do
     case $w in
+      orders) r=resolve_orders d=decode_order_products j=join_work_orders ;;
       books) r=resolve_books d=decode_publishers j=join_work_books ;;
       parts) r=resolve_parts d=decode_parts j=join_work_parts ;;
       parts_100k) r=none d=decode_parts_100k j=join_work_parts_100k ;;
@@ -157,7 +171,7 @@ table=$(
     "books $in_resolve_books, parts $in_resolve_parts"
   echo
   printf '%-26s %12s %12s %12s %12s\n' "join steps, Ir/op" gather in_filters share assign
-  for c in join_work_books:5 join_work_parts:10 join_work_parts_100k:1; do
+  for c in join_work_books:5 join_work_parts:10 join_work_parts_100k:1 join_work_orders:5; do
     name=${c%:*} n=${c#*:}
     printf '%-26s %12s %12s %12s %12s\n' "$name" "$(inclusive "$name" step_gather "$n")" \
       "$(inclusive "$name" step_in_filters "$n")" "$(inclusive "$name" step_share "$n")" "$(inclusive "$name" step_assign "$n")"
@@ -167,3 +181,4 @@ echo "$table"
 echo
 echo "whole = odm::resolve; decode = from_bson of the same fetched documents; join = gathering, de-duplicating,"
 echo "in_filters, sharing and assigning (join_work_*); rest = whole - decode - join (libmongoc, cursor, network)."
+echo "orders: the join's work includes collecting the 5,000 embedded line items: $(inclusive join_work_orders step_look_inside 5) Ir/op."

@@ -50,4 +50,21 @@ struct LogMessage {
   odm::ParentRef<Host> host;
 };
 
+struct Product {
+  std::int64_t id;
+  std::string name;
+};
+
+/// A line item embedded in an order, with its reference to a product.
+struct LineItem {
+  odm::Ref<Product> product;
+  std::int32_t quantity;
+};
+
+struct Order {
+  std::int64_t id;
+  std::vector<odm::Embedded<LineItem>> items;
+  std::string note;
+};
+
 }  // namespace cf

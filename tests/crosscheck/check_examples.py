@@ -304,14 +304,32 @@ def check_product_reviews(db):
           embedded == expected, 'embedded %s' % [e[0] for e in embedded])
 
 
+def check_order_line_items(db):
+    categories = check_shape(db.product_categories, [('_id', 'string'), ('name', 'string')], 3)
+    products = check_shape(db.order_products, [('_id', 'string'), ('name', 'string'), ('price', 'decimal'),
+                                               ('category', 'string')], 5)
+    check_references(db.order_products, products, 'category', db.product_categories)
+    item = [('product', 'string'), ('quantity', 'int'), ('unit_price', 'decimal')]
+    orders = check_shape(db.orders, [('_id', 'long'), ('customer', 'string'), ('items', [item])], 20)
+    skus = {p['_id'] for p in products}
+    for o in orders:
+        for i, line in enumerate(o['items']):
+            check('orders %r: items.%d.product %r resolves in order_products' % (o['_id'], i, line['product']),
+                  line['product'] in skus)
+    check('there are the three categories', len(categories) == 3)
+    for name in ('orders', 'order_products', 'product_categories'):
+        check_indexes(db[name], [])
+
+
 CHECKS = [check_books_and_publishers, check_category_tree, check_embedded,
           check_hosts_and_messages, check_keyword_search, check_money, check_product_parts,
-          check_students, check_movie_details, check_product_reviews]
+          check_students, check_movie_details, check_product_reviews, check_order_line_items]
 
 # Every collection the examples write; anything else in the database is unexpected.
 COLLECTIONS = {'books', 'publisher', 'categories', 'patron', 'client', 'hosts', 'logmsg',
                'volumes', 'gasprices', 'clothes', 'parts', 'products', 'courses', 'students',
-               'messages', 'movie', 'movie_details', 'product', 'review'}
+               'messages', 'movie', 'movie_details', 'product', 'review', 'orders', 'order_products',
+               'product_categories'}
 
 
 def main(argv):

@@ -40,6 +40,10 @@
 
 namespace odm {
 
+namespace detail {
+struct SubsetItems;  // joins resolve references inside the items (join/embedded_paths.hpp)
+}
+
 /// At most N items of T, ordered by the member OrderKey in the direction Order (descending
 /// keeps the N largest).
 template <class T, std::size_t N, auto OrderKey, Direction Order = Direction::descending>
@@ -62,6 +66,7 @@ class Subset {
   friend bool operator==(const Subset&, const Subset&) = default;
 
  private:
+  friend struct detail::SubsetItems;
   std::vector<T> items_;
 };
 

@@ -5,6 +5,15 @@
 //   odm::resolve(db, books, odm::with(&Book::publisher_id));            // 1 find for all books
 //   odm::resolve(db, students, odm::with(&Student::courses,            // 1 find for the courses,
 //                                        odm::with(&Course::department)));  // 1 more for their departments
+//   odm::resolve(db, orders, odm::with(&Order::items,                  // no find: looks into the items
+//                                      odm::with(&LineItem::product)));  // 1 find for all their products
+//
+// A path goes through embedded documents by naming the member that holds them, with the
+// relations inside them nested: Embedded<T> or a plain struct, std::optional, std::vector,
+// std::array, std::map values and Subset items, at any depth (join/embedded_paths.hpp).
+// References behind such containers (a std::map of Refs) are resolved the same way. The
+// ids of every embedded document of the whole result set are gathered together, so each
+// relation still costs one query per level, however deep it lies.
 //
 // For each relation and level odm gathers the ids of the whole result set, removes
 // duplicates, fetches the targets with `{_id: {$in: [...]}}` (split so that no command
@@ -13,7 +22,9 @@
 // many documents point at is decoded once and shared (std::shared_ptr<const T>).
 //
 // Targets missing from their collection are handled by the reference's Dangling policy
-// (fields/ref.hpp): keep (unresolved, with its id), drop (inner join), raise. A nested
+// (fields/ref.hpp): keep (unresolved, with its id), drop (inner join), raise. Under drop, a
+// dangling Ref or ParentRef inside an embedded document leaves out the result document it
+// lies in, never the embedded document itself (saving the document would lose it). A nested
 // relation acts on the fetched targets' own references and never removes a target: under
 // `drop`, a RefMany of a target forgets its missing ids, and a Ref or ParentRef of a target
 // stays dangling (the target is still what the outer reference points at).
@@ -31,6 +42,7 @@
 #include <odm/driver/client.hpp>
 #include <odm/driver/collection.hpp>
 #include <odm/fields/ref.hpp>
+#include <odm/join/embedded_paths.hpp>
 #include <odm/join/gathered_ids.hpp>
 #include <odm/join/newest_children.hpp>
 #include <odm/model/id.hpp>
@@ -42,6 +54,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -98,9 +111,7 @@ namespace detail {
 
 /// The relation of a member of type M, when it is a reference (Ref, ParentRef, RefMany).
 template <class M>
-inline constexpr bool is_reference_member = relation_of<M>::kind == Relationship::reference ||
-                                            relation_of<M>::kind == Relationship::parent_reference ||
-                                            relation_of<M>::kind == Relationship::child_references;
+inline constexpr bool is_reference_member = is_reference_leaf<M>;
 
 /// Whether a member of type M is a reference to documents of Target.
 template <class M, class Target>
@@ -176,54 +187,175 @@ std::vector<T> fetch_where_in(const Collection<T>& collection, std::string_view 
   return found;
 }
 
-/// Whether a relation may remove the documents it resolves (Dangling::drop on a Ref or
-/// ParentRef): only the documents of the result itself, never the targets of an outer level.
-enum class JoinLevel : bool { result, targets };
+/// Which result documents a relation leaves out (a dangling Ref or ParentRef under
+/// `drop`). The flags exist only once something was dropped, so a join that drops
+/// nothing neither allocates nor scans them.
+struct DropFlags {
+  std::size_t documents = 0;
+  std::vector<char> flags;
+
+  void drop(std::uint32_t document) {
+    if (flags.empty()) flags.resize(documents);
+    flags[document] = 1;
+  }
+};
+
+/// Pointers to documents, indexed as the documents themselves (JoinSet::with_items).
+template <class T>
+struct Pointed {
+  const std::vector<T*>* items;
+  std::size_t size() const noexcept { return items->size(); }
+  T& operator[](std::size_t i) const noexcept { return *(*items)[i]; }
+};
+
+/// The documents one step of a join acts on: the result's documents, the targets an outer
+/// level fetched, or documents embedded anywhere inside either. Each knows the result
+/// document it lies in, so that a dangling Ref or ParentRef under `drop` leaves that
+/// document out; in targets (`dropped` null) nothing is ever left out.
+template <class T>
+struct JoinSet {
+  /// A whole vector of documents is used in place (no pointer per document)...
+  std::span<T> whole;
+  /// ...embedded documents through a pointer each (`whole` then empty).
+  std::vector<T*> items;
+  /// The result document of each of `items`; empty when item i is document i.
+  std::vector<std::uint32_t> roots;
+  /// Null for the targets of an outer level.
+  DropFlags* dropped = nullptr;
+  /// The stored path from a result document to the items ("items", "items.options"), empty
+  /// at the top: where a reference lies, for messages.
+  std::string path;
+
+  /// Calls act(items) with the items as one indexable range (items[i] is a T&): the whole
+  /// vector's span, or the embedded documents through their pointers. The top level thus
+  /// pays no pointer per document; each step keeps its loop in a function of its own
+  /// (gather_ids_in, ...), which GCC compiles as tightly as a loop over the vector.
+  template <class Act>
+  auto with_items(Act&& act) const {
+    if (items.empty()) return act(whole);
+    return act(Pointed<T>{&items});
+  }
+  std::uint32_t root(std::size_t i) const noexcept {
+    return roots.empty() ? static_cast<std::uint32_t>(i) : roots[i];
+  }
+  void drop(std::size_t i) {
+    if (dropped != nullptr) dropped->drop(root(i));
+  }
+  /// The name of a member of the items in messages: its stored name, under the path.
+  std::string where(std::string_view field, std::string_view nested_field) const {
+    return path.empty() ? std::string(field) : path + "." + std::string(nested_field);
+  }
+
+  static JoinSet of(std::vector<T>& documents, DropFlags* dropped) {
+    JoinSet set;
+    set.whole = documents;
+    set.dropped = dropped;
+    return set;
+  }
+};
 
 template <class T>
-using RelationStep = std::function<void(const Database&, std::vector<T>&, const JoinOptions&, JoinLevel)>;
+using RelationStep = std::function<void(const Database&, JoinSet<T>&, const JoinOptions&)>;
+
+/// Leaves out, in order, the documents a relation flagged (nothing to do when none was).
+template <class T>
+void erase_dropped(std::vector<T>& documents, const DropFlags& dropped) {
+  if (dropped.flags.empty()) return;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < documents.size(); ++i) {
+    if (dropped.flags[i]) continue;
+    if (kept != i) documents[kept] = std::move(documents[i]);
+    ++kept;
+  }
+  documents.erase(documents.begin() + static_cast<std::ptrdiff_t>(kept), documents.end());
+}
 
 }  // namespace detail
 
-/// One relation of documents of T to resolve, with the relations of its targets to
-/// resolve in turn (one more query per level). Made by odm::with().
+/// One odm::with() as data (Relation<T>::step()): what it reads, through which containers,
+/// from which collection, and what it does next. Everything a server-side form (`$lookup`)
+/// needs to express the same join.
+struct JoinStep {
+  enum class Action {
+    fetch,        ///< the member holds references: fetch their targets (one `$in` per batch)
+    look_inside,  ///< the member holds embedded documents: resolve the nested steps in them
+  };
+  Action action = Action::fetch;
+  /// The member's stored name at the top level of a document, and inside an embedded one
+  /// (they differ for a member stored as `_id`).
+  std::string_view field;
+  std::string_view nested_field;
+  /// The containers between the member and what it holds, outermost first (an array is
+  /// unwound; a map's keys are data, so a path through one has no fixed dotted form).
+  std::vector<Through> through;
+  /// fetch: the targets' collection, the reference kind and its Dangling policy.
+  std::string_view from;
+  Relationship kind = Relationship::none;
+  Dangling policy = Dangling::keep;
+  /// The steps on the fetched targets (fetch) or inside the embedded documents (look_inside).
+  std::vector<JoinStep> nested;
+};
+
+/// One relation of documents of T to resolve, with the relations of its targets (or of the
+/// documents it embeds) to resolve in turn. Made by odm::with().
 template <class T>
 class Relation {
  public:
-  explicit Relation(detail::RelationStep<T> step) : step_(std::move(step)) {}
+  Relation(detail::RelationStep<T> run, JoinStep step) : run_(std::move(run)), step_(std::move(step)) {}
+
   void operator()(const Database& db, std::vector<T>& documents, const JoinOptions& options) const {
-    step_(db, documents, options, detail::JoinLevel::result);
+    detail::DropFlags dropped{documents.size(), {}};
+    detail::JoinSet<T> set = detail::JoinSet<T>::of(documents, &dropped);
+    run_(db, set, options);
+    detail::erase_dropped(documents, dropped);
   }
   /// As the nested relation of another: resolves the references of `targets` without ever
   /// removing one of them.
   void on_targets(const Database& db, std::vector<T>& targets, const JoinOptions& options) const {
-    step_(db, targets, options, detail::JoinLevel::targets);
+    detail::JoinSet<T> set = detail::JoinSet<T>::of(targets, nullptr);
+    run_(db, set, options);
   }
+  /// As the relation of documents embedded in others (used by joins).
+  void on(const Database& db, detail::JoinSet<T>& set, const JoinOptions& options) const { run_(db, set, options); }
+
+  /// What this relation does, as data.
+  const JoinStep& step() const noexcept { return step_; }
 
  private:
-  detail::RelationStep<T> step_;
+  detail::RelationStep<T> run_;
+  JoinStep step_;
 };
 
 namespace detail {
 
 /// Step 1 of a join: every distinct id once, in first-seen order, and for each reference
-/// (in document order) the slot of its id; each reference is hashed once.
-template <class T, class M>
-auto gather_ids(const std::vector<T>& documents, M T::*member) {
-  using Id = reference_key_t<id_type_t<typename relation_of<M>::target>>;
+/// (in document order, through the member's containers) the slot of its id; each
+/// reference is hashed once.
+/// items: JoinSet::with_items's range.
+template <class T, class M, class Items>
+auto gather_ids_in(const Items& items, M T::*member) {
+  using Leaf = path_leaf_t<M>;
+  using Id = reference_key_t<id_type_t<typename relation_of<Leaf>::target>>;
   GatheredIds<Id> gathered;
   std::size_t references = 0;
-  for (const T& document : documents) {
-    if constexpr (relation_of<M>::many)
-      references += (document.*member).size();
+  auto count = [&](Leaf& reference) {
+    if constexpr (relation_of<Leaf>::many)
+      references += reference.size();
     else
       ++references;
-  }
+  };
+  for (std::size_t i = 0; i < items.size(); ++i) for_each_leaf(items[i].*member, count);
   gathered.reserve(references);
   // A reference always holds its target's id type (ref.hpp builds and decodes it so).
-  for (const T& document : documents)
-    for_each_reference_id(document.*member, [&](const ReferenceId& id) { gathered.add(held_key<Id>(id)); });
+  auto add = [&](Leaf& reference) {
+    for_each_reference_id(reference, [&](const ReferenceId& id) { gathered.add(held_key<Id>(id)); });
+  };
+  for (std::size_t i = 0; i < items.size(); ++i) for_each_leaf(items[i].*member, add);
   return gathered;
+}
+template <class T, class M>
+auto gather_ids(const JoinSet<T>& set, M T::*member) {
+  return set.with_items([&](const auto& items) { return gather_ids_in(items, member); });
 }
 
 /// Step 4: each fetched target shared, in its id's slot (empty where none was found). All
@@ -242,64 +374,154 @@ std::vector<std::shared_ptr<const Target>> share_targets(std::vector<Target>& ta
 }
 
 /// Step 5: every reference gets its target, visiting them in step 1's order, with the
-/// field's policy for targets that were not found.
-template <class T, class M, class Target, class Id>
-void assign_targets(std::vector<T>& documents, M T::*member, const GatheredIds<Id>& gathered,
-                    const std::vector<std::shared_ptr<const Target>>& by_slot, std::string_view field,
-                    JoinLevel level = JoinLevel::result) {
-  using kind = relation_of<M>;
+/// field's policy for targets that were not found. `field` and `nested_field` name the
+/// member (at the top level, inside an embedded document) in messages.
+template <class T, class M, class Target, class Id, class Items>
+void assign_targets_in(JoinSet<T>& set, const Items& items, M T::*member, const GatheredIds<Id>& gathered,
+                       const std::vector<std::shared_ptr<const Target>>& by_slot, std::string_view field,
+                       std::string_view nested_field) {
+  using Leaf = path_leaf_t<M>;
+  using kind = relation_of<Leaf>;
   std::size_t next = 0;
   const auto target_of = [&](const ReferenceId& id) -> std::shared_ptr<const Target> {
     const std::shared_ptr<const Target>& target = by_slot[gathered.slots[next++]];
     if constexpr (kind::policy == Dangling::raise) {
       if (!target)
-        throw DanglingReference(std::string(field) + ": no document with _id " + describe_id(id) + " in collection " +
-                                std::string(collection_name<Target>));
+        throw DanglingReference(set.where(field, nested_field) + ": no document with _id " + describe_id(id) +
+                                " in collection " + std::string(collection_name<Target>));
     }
     return target;
   };
-  if constexpr (kind::many) {
-    for (T& document : documents) {
-      auto& refs = document.*member;
-      std::vector<std::shared_ptr<const Target>> resolved;
-      resolved.reserve(refs.size());
-      for (const auto& id : refs.raw_ids()) resolved.push_back(target_of(id));
-      refs.resolve(std::move(resolved));
-    }
-  } else {
-    for (T& document : documents) {
-      auto& ref = document.*member;
-      if (std::holds_alternative<std::monostate>(ref.raw_id())) continue;  // a root: nothing to find
-      ref.resolve(target_of(ref.raw_id()));
-    }
-    if constexpr (kind::policy == Dangling::drop) {
-      if (level == JoinLevel::result)
-        std::erase_if(documents, [&](const T& document) { return (document.*member).is_dangling(); });
-    }
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    auto assign = [&](Leaf& reference) {
+      if constexpr (kind::many) {
+        std::vector<std::shared_ptr<const Target>> resolved;
+        resolved.reserve(reference.size());
+        for (const auto& id : reference.raw_ids()) resolved.push_back(target_of(id));
+        reference.resolve(std::move(resolved));
+      } else {
+        if (std::holds_alternative<std::monostate>(reference.raw_id())) return;  // a root: nothing to find
+        reference.resolve(target_of(reference.raw_id()));
+        if constexpr (kind::policy == Dangling::drop) {
+          if (reference.is_dangling()) set.drop(i);
+        }
+      }
+    };
+    for_each_leaf(items[i].*member, assign);
   }
+}
+template <class T, class M, class Target, class Id>
+void assign_targets(JoinSet<T>& set, M T::*member, const GatheredIds<Id>& gathered,
+                    const std::vector<std::shared_ptr<const Target>>& by_slot, std::string_view field,
+                    std::string_view nested_field) {
+  set.with_items([&](const auto& items) {
+    assign_targets_in(set, items, member, gathered, by_slot, field, nested_field);
+  });
+}
+
+/// The description of a step over member `field` of T, whose type is M.
+template <class T, class M>
+JoinStep describe_step(JoinStep::Action action, std::string_view field) {
+  JoinStep step;
+  step.action = action;
+  step.field = field;
+  step.nested_field = stored_names<T, false>[stored_position<T>(field)];
+  step.through = path_through<M>();
+  return step;
+}
+
+/// odm::with on a member holding references: one fetch per batch of ids, then the nested
+/// relations on the targets, then the assignment.
+template <class T, class M, class... Nested>
+Relation<T> fetch_relation(M T::*member, Nested... nested) {
+  using Leaf = path_leaf_t<M>;
+  using Target = typename relation_of<Leaf>::target;
+  static_assert((std::is_same_v<Nested, Relation<Target>> && ...),
+                "odm::with: a relation nested under a reference must be one of the referenced model's members "
+                "(odm::with(&Student::courses, odm::with(&Course::department)))");
+  JoinStep step = describe_step<T, M>(JoinStep::Action::fetch, runtime_field_name(member));
+  step.from = collection_name<Target>;
+  step.kind = relation_of<Leaf>::kind;
+  step.policy = relation_of<Leaf>::policy;
+  step.nested = {nested.step()...};
+  const std::string_view field = step.field;
+  const std::string_view nested_field = step.nested_field;
+  return Relation<T>(
+      [member, field, nested_field, nested...](const Database& db, JoinSet<T>& set, const JoinOptions& options) {
+        const auto gathered = gather_ids(set, member);
+        // 2. One query per batch of ids.
+        std::vector<Target> targets = fetch_where_in(db.collection<Target>(), "_id", gathered.ids, options);
+        // 3. The next level, on the targets' own references while they can still be changed.
+        (nested.on_targets(db, targets, options), ...);
+        assign_targets(set, member, gathered, share_targets(targets, gathered), field, nested_field);
+      },
+      std::move(step));
+}
+
+/// The documents embedded in `member` of every item of `set`, through its containers, each
+/// with the result document it lies in.
+template <class T, class M>
+JoinSet<path_leaf_t<M>> embedded_set(const JoinSet<T>& set, M T::*member, std::string_view field,
+                                     std::string_view nested_field) {
+  JoinSet<path_leaf_t<M>> inner;
+  inner.dropped = set.dropped;
+  inner.path = set.where(field, nested_field);
+  set.with_items([&](auto items) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      auto add = [&](path_leaf_t<M>& embedded) {
+        inner.items.push_back(&embedded);
+        inner.roots.push_back(set.root(i));
+      };
+      for_each_leaf(items[i].*member, add);
+    }
+  });
+  return inner;
+}
+
+/// odm::with on a member holding embedded documents: no query of its own; the nested
+/// relations act on every embedded document of the whole set at once.
+template <class T, class M, class... Nested>
+Relation<T> look_inside_relation(M T::*member, Nested... nested) {
+  using Inner = path_leaf_t<M>;
+  static_assert(sizeof...(Nested) > 0,
+                "odm::with: this member holds embedded documents, not references; name the references inside "
+                "them to resolve: odm::with(&Order::items, odm::with(&LineItem::product))");
+  static_assert((std::is_same_v<Nested, Relation<Inner>> && ...),
+                "odm::with: a relation nested under a member of embedded documents must be one of the embedded "
+                "type's members (odm::with(&Order::items, odm::with(&LineItem::product)))");
+  JoinStep step = describe_step<T, M>(JoinStep::Action::look_inside, runtime_field_name(member));
+  step.nested = {nested.step()...};
+  const std::string_view field = step.field;
+  const std::string_view nested_field = step.nested_field;
+  return Relation<T>(
+      [member, field, nested_field, nested...](const Database& db, JoinSet<T>& set, const JoinOptions& options) {
+        JoinSet<Inner> inner = embedded_set(set, member, field, nested_field);
+        (nested.on(db, inner, options), ...);
+      },
+      std::move(step));
 }
 
 }  // namespace detail
 
-/// Resolves the references in `member` (Ref, ParentRef or RefMany) of each document,
-/// then the `nested` relations of the targets, before the targets are shared.
+/// Resolves the references a member holds (Ref, ParentRef or RefMany, also inside
+/// std::optional, std::vector, std::array and std::map values), then the `nested` relations
+/// of their targets, before the targets are shared. On a member holding embedded
+/// documents (Embedded<E>, E, and the same containers, Subset items too), resolves the
+/// `nested` relations of E inside every one of them:
+///   odm::with(&Order::items, odm::with(&LineItem::product, odm::with(&Product::category)))
 template <class T, class M, class... Nested>
 Relation<T> with(M T::*member, Nested... nested) {
-  static_assert(detail::is_reference_member<M>,
-                "odm::with: the member is not a reference (odm::Ref, odm::ParentRef or odm::RefMany)");
-  using Target = typename relation_of<M>::target;
-  static_assert((std::is_same_v<Nested, Relation<Target>> && ...),
-                "odm::with: a nested relation must be one of the referenced model's members");
-  const std::string_view field = runtime_field_name(member);
-  return Relation<T>([member, field, nested...](const Database& db, std::vector<T>& documents,
-                                                 const JoinOptions& options, detail::JoinLevel level) {
-    const auto gathered = detail::gather_ids(documents, member);
-    // 2. One query per batch of ids.
-    std::vector<Target> targets = detail::fetch_where_in(db.collection<Target>(), "_id", gathered.ids, options);
-    // 3. The next level, on the targets' own references while they can still be changed.
-    (nested.on_targets(db, targets, options), ...);
-    detail::assign_targets(documents, member, gathered, detail::share_targets(targets, gathered), field, level);
-  });
+  using Leaf = detail::path_leaf_t<M>;
+  static_assert(detail::is_reference_leaf<Leaf> || detail::is_document_leaf<Leaf>,
+                "odm::with: the member holds no reference (odm::Ref, odm::ParentRef, odm::RefMany) and no embedded "
+                "document; name a reference, or a member of embedded documents with the references inside them: "
+                "odm::with(&Order::items, odm::with(&LineItem::product))");
+  if constexpr (detail::is_reference_leaf<Leaf>)
+    return detail::fetch_relation(member, std::move(nested)...);
+  else if constexpr (detail::is_document_leaf<Leaf>)
+    return detail::look_inside_relation(member, std::move(nested)...);
+  else
+    return Relation<T>(nullptr, JoinStep{});
 }
 
 /// Resolves `relation` for every document of `documents`, in place. Returns the targets
