@@ -90,7 +90,13 @@ int main() {
         std::cout << "book " << book.id << " is already stored as written (other fields kept)\n";
         continue;
       }
-      books.replace_one(odm::field(&Book::id) == book.id, book, odm::ReplaceOptions<Book>{}.upsert());
+      // A replace keeps what other programs stored in the book; a new book is inserted, so its
+      // fields keep the model's order (an upsert would store them in update order).
+      if (existing) {
+        books.replace_one(odm::field(&Book::id) == book.id, book);
+      } else {
+        books.insert_one(book);
+      }
     }
     check(books.count(odm::field(&Book::id).in(mine)) == 2, "both books are stored");
     example::show_all("books", written);
