@@ -136,15 +136,15 @@ class Differ {
   /// that kept its length are set one by one (at their deepest changed path); any other
   /// change (shorter, reordered and longer, ...) sets the whole array.
   void array(const bson_iter_t& before, const bson_iter_t& after, const std::string& path) {
-    std::vector<bson_iter_t> old_elements = elements(before);
-    std::vector<bson_iter_t> new_elements = elements(after);
+    const std::vector<Element> old_elements = elements(before);
+    const std::vector<Element> new_elements = elements(after);
     if (new_elements.size() < old_elements.size()) {
       append(set_, path, after);
       return;
     }
     std::vector<std::size_t> changed;
     for (std::size_t i = 0; i < old_elements.size(); ++i)
-      if (!same_value(old_elements[i], new_elements[i])) changed.push_back(i);
+      if (!same_value(iter_of(old_elements[i]), iter_of(new_elements[i]))) changed.push_back(i);
     if (new_elements.size() > old_elements.size()) {
       if (!changed.empty()) {
         append(set_, path, after);
@@ -156,20 +156,38 @@ class Differ {
       bson_append_array_begin(&each, "$each", 5, &tail);
       for (std::size_t i = old_elements.size(); i < new_elements.size(); ++i) {
         const std::string index = std::to_string(i - old_elements.size());
-        detail::check_append(bson_append_iter(&tail, index.data(), static_cast<int>(index.size()), &new_elements[i]));
+        const bson_iter_t element = iter_of(new_elements[i]);
+        detail::check_append(bson_append_iter(&tail, index.data(), static_cast<int>(index.size()), &element));
       }
       bson_append_array_end(&each, &tail);
       detail::check_append(bson_append_document_end(push_.get_mutable(), &each));
       return;
     }
-    for (std::size_t i : changed) value(old_elements[i], new_elements[i], path + '.' + std::to_string(i));
+    for (std::size_t i : changed)
+      value(iter_of(old_elements[i]), iter_of(new_elements[i]), path + '.' + std::to_string(i));
   }
 
-  static std::vector<bson_iter_t> elements(const bson_iter_t& array) {
-    std::vector<bson_iter_t> found;
+  // libbson declares bson_iter_t 128-byte aligned, which a std::vector's storage does not
+  // honour (UBSan: misaligned store), so the elements are kept as bytes and each is copied
+  // back into an aligned bson_iter_t when read.
+  struct Element {
+    unsigned char bytes[sizeof(bson_iter_t)];
+  };
+  static bson_iter_t iter_of(const Element& element) {
+    bson_iter_t iter;
+    std::memcpy(&iter, element.bytes, sizeof iter);
+    return iter;
+  }
+  static std::vector<Element> elements(const bson_iter_t& array) {
+    std::vector<Element> found;
     bson_iter_t child;
-    if (bson_iter_recurse(&array, &child))
-      while (bson_iter_next(&child)) found.push_back(child);
+    if (bson_iter_recurse(&array, &child)) {
+      while (bson_iter_next(&child)) {
+        Element element;
+        std::memcpy(element.bytes, &child, sizeof child);
+        found.push_back(element);
+      }
+    }
     return found;
   }
 

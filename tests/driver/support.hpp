@@ -64,6 +64,7 @@ enum class Capability {
   large_in_queries,         // a find with a $in of 50,000 values answers within the socket timeout
   hint_checks,              // a hint naming no index is refused (BadValue, 2)
   unacknowledged_writes,    // a write with w: 0 (OP_MSG moreToCome) is applied
+  not_through_arrays,       // $not on a path through an array of documents, as MongoDB's manual says
 };
 
 struct EngineGap {
@@ -106,6 +107,12 @@ inline constexpr EngineGap engine_gaps[] = {
      "a write sent with w: 0 (OP_MSG with moreToCome) is not applied within 10 s and libmongoc logs \"Failed to "
      "buffer 4 bytes\"; MongoDB applies it without replying "
      "(https://www.mongodb.com/docs/manual/reference/write-concern/#w-option)"},
+    {Engine::mongo_java_server, Capability::not_through_arrays,
+     "in 3 of the random filter test's 250 rounds (seed 20261124: 73, 107, 222) it finds other documents than "
+     "the reference evaluator written from MongoDB's manual and the odm test server, which agree; each of those "
+     "filters has $not on a path through an array of documents ({\"subs.x\": {$not: {$lte: 2}}}), which matches "
+     "a document only when no element satisfies the condition "
+     "(https://www.mongodb.com/docs/manual/reference/operator/query/not/); not yet narrowed further"},
     {Engine::mongo_java_server, Capability::first_batch_of_101,
      "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
      "(https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches)"},
