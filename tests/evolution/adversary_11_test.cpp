@@ -189,6 +189,16 @@ TEST(Adversary11Changes, ADocumentNestedFarTooDeepIsAnErrorNotACrash) {
         std::exit(0);
       },
       ::testing::ExitedWithCode(0), "");
+  // Deeper than odm's 100 levels, the sub-document is set whole at the 100th: still one
+  // correct $set, of the path to it.
+  const odm::Document update = odm::changes_between(nested(150, 1), nested(150, 2));
+  bson_iter_t set;
+  ASSERT_TRUE(bson_iter_init_find(&set, update.get(), "$set")) << update.to_json();
+  bson_iter_t path;
+  ASSERT_TRUE(bson_iter_recurse(&set, &path) && bson_iter_next(&path));
+  EXPECT_EQ(std::string(bson_iter_key(&path)).size(), 2u * odm::max_depth + 1) << "100 steps of \"a\"";
+  EXPECT_EQ(bson_iter_type(&path), BSON_TYPE_DOCUMENT);
+  EXPECT_FALSE(bson_iter_next(&path));
 }
 
 }  // namespace
