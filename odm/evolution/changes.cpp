@@ -3,6 +3,7 @@
 #include <odm/evolution/changes.hpp>
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/limits.hpp>
 #include <odm/error.hpp>
 
 #include <algorithm>
@@ -112,8 +113,15 @@ class Differ {
   void value(const bson_iter_t& before, const bson_iter_t& after, const std::string& path) {
     if (same_value(before, after)) return;
     const bson_type_t type = bson_iter_type(&after);
+    // Deeper than any model nests (another program's document, kept in an Extra, or given
+    // to changes_between): set whole rather than recurse without bound.
     if (type == bson_iter_type(&before) && (type == BSON_TYPE_DOCUMENT || type == BSON_TYPE_ARRAY) &&
-        all_addressable(before) && all_addressable(after)) {
+        depth_ < max_depth && all_addressable(before) && all_addressable(after)) {
+      ++depth_;
+      struct Leave {
+        std::size_t& depth;
+        ~Leave() { --depth; }
+      } leave{depth_};
       bson_t old_child;
       bson_t new_child;
       const std::uint8_t* data = nullptr;
@@ -205,6 +213,7 @@ class Differ {
   Document set_;
   Document unset_;
   Document push_;
+  std::size_t depth_ = 0;  // sub-documents and arrays entered
 };
 
 }  // namespace
