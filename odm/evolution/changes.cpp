@@ -4,6 +4,7 @@
 
 #include <odm/bson/codec.hpp>
 #include <odm/bson/limits.hpp>
+#include <odm/bson/writer.hpp>
 #include <odm/error.hpp>
 
 #include <algorithm>
@@ -158,17 +159,15 @@ class Differ {
         append(set_, path, after);
         return;
       }
-      bson_t each;
-      bson_t tail;
-      bson_append_document_begin(push_.get_mutable(), path.data(), static_cast<int>(path.size()), &each);
-      bson_append_array_begin(&each, "$each", 5, &tail);
+      detail::ChildWriter each(push_.get_mutable(), path);
+      detail::ChildWriter tail(each.get(), "$each", detail::ChildWriter::Kind::array);
       for (std::size_t i = old_elements.size(); i < new_elements.size(); ++i) {
-        const std::string index = std::to_string(i - old_elements.size());
+        const std::string index = std::to_string(tail.next_index());
         const bson_iter_t element = iter_of(new_elements[i]);
-        detail::check_append(bson_append_iter(&tail, index.data(), static_cast<int>(index.size()), &element));
+        detail::check_append(bson_append_iter(tail.get(), index.data(), static_cast<int>(index.size()), &element));
       }
-      bson_append_array_end(&each, &tail);
-      detail::check_append(bson_append_document_end(push_.get_mutable(), &each));
+      tail.close();
+      each.close();
       return;
     }
     for (std::size_t i : changed)

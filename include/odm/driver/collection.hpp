@@ -21,6 +21,7 @@
 
 #include <odm/bson/convert.hpp>
 #include <odm/bson/document.hpp>
+#include <odm/bson/writer.hpp>
 #include <odm/driver/core.hpp>
 #include <odm/driver/cursor.hpp>
 #include <odm/driver/errors.hpp>
@@ -135,37 +136,35 @@ Document replacement_of(const T& replacement) {
   } else {
     Document update;
     bson_t* out = update.get_mutable();
-    bson_t set;
-    check_append(bson_append_document_begin(out, "$set", 4, &set));
-    bson_iter_t it;
     bson_iter_t id;
     bool has_id = false;
-    bson_iter_init(&it, encoded.get());
-    while (bson_iter_next(&it)) {
-      if (std::string_view(bson_iter_key(&it)) == "_id") {
-        id = it;
-        has_id = true;
-        continue;
+    {
+      ChildWriter set(out, "$set");
+      bson_iter_t it;
+      bson_iter_init(&it, encoded.get());
+      while (bson_iter_next(&it)) {
+        if (std::string_view(bson_iter_key(&it)) == "_id") {
+          id = it;
+          has_id = true;
+          continue;
+        }
+        check_append(bson_append_iter(set.get(), bson_iter_key(&it), static_cast<int>(bson_iter_key_len(&it)), &it));
       }
-      check_append(bson_append_iter(&set, bson_iter_key(&it), static_cast<int>(bson_iter_key_len(&it)), &it));
+      set.close();
     }
-    check_append(bson_append_document_end(out, &set));
     // A declared field the encoder left out (a codec may write nothing) is unset.
-    bool unsetting = false;
-    bson_t unset;
+    std::optional<ChildWriter> unset;
     for (std::string_view name : stored_names<T>) {
       bson_iter_t stored;
       if (name == "_id" || bson_iter_init_find_w_len(&stored, encoded.get(), name.data(), key_length(name))) continue;
-      if (!unsetting) check_append(bson_append_document_begin(out, "$unset", 6, &unset));
-      unsetting = true;
-      check_append(bson_append_int32(&unset, name.data(), key_length(name), 1));
+      if (!unset) unset.emplace(out, "$unset");
+      check_append(bson_append_int32(unset->get(), name.data(), key_length(name), 1));
     }
-    if (unsetting) check_append(bson_append_document_end(out, &unset));
+    if (unset) unset->close();
     if (has_id) {
-      bson_t on_insert;
-      check_append(bson_append_document_begin(out, "$setOnInsert", 12, &on_insert));
-      check_append(bson_append_iter(&on_insert, "_id", 3, &id));
-      check_append(bson_append_document_end(out, &on_insert));
+      ChildWriter on_insert(out, "$setOnInsert");
+      check_append(bson_append_iter(on_insert.get(), "_id", 3, &id));
+      on_insert.close();
     }
     return update;
   }

@@ -32,6 +32,7 @@
 
 #include <odm/bson/convert.hpp>
 #include <odm/bson/document.hpp>
+#include <odm/bson/writer.hpp>
 #include <odm/driver/collection.hpp>
 #include <odm/driver/errors.hpp>
 #include <odm/driver/session.hpp>
@@ -174,21 +175,18 @@ class Tracked {
       const int length = static_cast<int>(Version::stored_name.size());
       if (loaded_version == 0) {
         // A document written before the model had a version member has none: version 0.
-        bson_t in;
-        bson_t values;
-        detail::check_append(bson_append_document_begin(where_bson.get_mutable(), name, length, &in));
-        detail::check_append(bson_append_array_begin(&in, "$in", 3, &values));
-        detail::check_append(bson_append_int64(&values, "0", 1, 0));
-        detail::check_append(bson_append_null(&values, "1", 1));
-        detail::check_append(bson_append_array_end(&in, &values));
-        detail::check_append(bson_append_document_end(where_bson.get_mutable(), &in));
+        detail::ChildWriter in(where_bson.get_mutable(), Version::stored_name);
+        detail::ChildWriter values(in.get(), "$in", detail::ChildWriter::Kind::array);
+        detail::check_append(bson_append_int64(values.get(), "0", 1, 0));
+        detail::check_append(bson_append_null(values.get(), "1", 1));
+        values.close();
+        in.close();
       } else {
         detail::check_append(bson_append_int64(where_bson.get_mutable(), name, length, loaded_version));
       }
-      bson_t inc;
-      detail::check_append(bson_append_document_begin(update.get_mutable(), "$inc", 4, &inc));
-      detail::check_append(bson_append_int64(&inc, name, length, 1));
-      detail::check_append(bson_append_document_end(update.get_mutable(), &inc));
+      detail::ChildWriter inc(update.get_mutable(), "$inc");
+      detail::check_append(bson_append_int64(inc.get(), name, length, 1));
+      inc.close();
     }
     auto where = Filter<T>::raw(std::move(where_bson));
     auto what = Update<T>::raw(std::move(update));
