@@ -576,11 +576,14 @@ TEST_F(Options, AnOperationInATransactionCannotSetItsOwnConcerns) {
 // MongoDB's maxTimeAlwaysTimeOut fail point fails a command that carries maxTimeMS as if
 // its time ran out (the drivers' specification tests use it); failCommand's
 // blockConnection would not do: mongod blocks for all of blockTimeMS whatever the maxTimeMS.
+// mongod applies it to every client, so CTest runs these tests alone (RUN_SERIAL,
+// tests/driver/CMakeLists.txt); the test server also honours the appName given here.
 class MaxTime : public odm_test::FailPointTest {
  protected:
   void expire_next(int times) {
     admin_->database("admin").run_command(json(R"({"configureFailPoint": "maxTimeAlwaysTimeOut", "mode": {"times": )" +
-                                               std::to_string(times) + "}}"));
+                                               std::to_string(times) + R"(}, "data": {"appName": ")" + app_name_ +
+                                               R"("}})"));
   }
   void TearDown() override {
     if (admin_ && !IsSkipped())

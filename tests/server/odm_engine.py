@@ -566,7 +566,7 @@ class Engine(object):
         local.txn = None if ends else txn
         local.session = sess
         max_time = cmd.get('maxTimeMS')
-        if is_number(max_time) and max_time > 0 and self.failpoint.max_time_expires():
+        if is_number(max_time) and max_time > 0 and self.failpoint.max_time_expires((conn or {}).get('app_name')):
             raise CommandError(50, 'operation exceeded time limit')
         local.deadline = time.monotonic() + max_time / 1000.0 \
             if is_number(max_time) and max_time > 0 else None

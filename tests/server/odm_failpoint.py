@@ -11,7 +11,9 @@ errorLabels replace the labels the server would add.
 
 And MongoDB's maxTimeAlwaysTimeOut fail point (mode "alwaysOn" | "off" | {times: n}): a
 command that carries a maxTimeMS fails with MaxTimeMSExpired (50) before it runs, as if
-its time limit had passed.
+its time limit had passed. mongod applies it to every client; here data: {appName} scopes
+it to one client, as failCommand's appName does, so that tests running in parallel that
+set maxTimeMS neither take nor are hit by another test's trigger (mongod ignores the data).
 """
 
 import threading
@@ -43,10 +45,11 @@ class FailCommand(object):
         self.skip = 0
         self.count = 0      # times triggered, reported by the next configureFailPoint
         self.max_time_times = 0  # maxTimeAlwaysTimeOut: remaining triggers, None for always
+        self.max_time_app = None  # ... and the appName it is limited to, None for any client
 
     def configure(self, cmd):
         if cmd.get('configureFailPoint') == 'maxTimeAlwaysTimeOut':
-            return self._configure_max_time(cmd.get('mode'))
+            return self._configure_max_time(cmd.get('mode'), cmd.get('data') or {})
         if cmd.get('configureFailPoint') != 'failCommand':
             raise CommandError(2, 'odm test server knows only the failCommand and maxTimeAlwaysTimeOut fail points, not %r'
                                % (cmd.get('configureFailPoint'),))
@@ -84,7 +87,10 @@ class FailCommand(object):
                 self.data = None
         return {'count': previous, 'ok': 1.0}
 
-    def _configure_max_time(self, mode):
+    def _configure_max_time(self, mode, data):
+        if not isinstance(data, dict) or set(data) - {'appName'} or \
+                not isinstance(data.get('appName', ''), str):
+            raise CommandError(2, "maxTimeAlwaysTimeOut's data takes only appName (a string)")
         if mode == 'off':
             times = 0
         elif mode == 'alwaysOn':
@@ -95,11 +101,14 @@ class FailCommand(object):
             raise CommandError(9, "'mode' must be 'off', 'alwaysOn' or {times: n}")
         with self.lock:
             self.max_time_times = times
+            self.max_time_app = data.get('appName')
         return {'count': 0, 'ok': 1.0}
 
-    def max_time_expires(self):
+    def max_time_expires(self, app_name):
         """Whether maxTimeAlwaysTimeOut fails this command (one that carries maxTimeMS)."""
         with self.lock:
+            if self.max_time_app is not None and self.max_time_app != app_name:
+                return False
             if self.max_time_times is None:
                 return True
             if self.max_time_times > 0:

@@ -944,6 +944,13 @@ def t_sessions(client, db, port):
     started = time.time()
     db.command('ping')
     check('blockConnection', time.time() - started >= 0.14)
+    # maxTimeAlwaysTimeOut scoped by appName (this client gave none): no trigger is taken
+    admin.command(SON([('configureFailPoint', 'maxTimeAlwaysTimeOut'), ('mode', {'times': 1}),
+                       ('data', {'appName': 'someone else'})]))
+    check('maxTimeAlwaysTimeOut appName', db.command(SON([('ping', 1), ('maxTimeMS', 100)]))['ok'] == 1)
+    admin.command(SON([('configureFailPoint', 'maxTimeAlwaysTimeOut'), ('mode', {'times': 1})]))
+    expect_error('maxTimeAlwaysTimeOut, any client', lambda: db.command(SON([('ping', 1), ('maxTimeMS', 100)])), 50)
+    admin.command(SON([('configureFailPoint', 'maxTimeAlwaysTimeOut'), ('mode', 'off')]))
 
 
 def t_checkout_race(port):
