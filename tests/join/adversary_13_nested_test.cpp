@@ -49,10 +49,10 @@ struct Item {
 struct Order {
   std::int64_t id = 0;
   std::vector<odm::Embedded<Item>> items;
-  // std::array<odm::Embedded<Item>, 2> would belong here, but any std::array whose elements
-  // hold an odm::Ref (std::array<odm::Ref<P>, 2>, std::array<Item, 2>) makes g++ 12 crash
-  // (internal compiler error in boost/pfr/detail/fields_count.hpp, check_noexcept_r);
-  // clang++ 14 compiles it. A std::vector stands in: the same path code.
+  // std::array<odm::Embedded<Item>, 2> would belong here, but g++ 12.2 crashes on any
+  // aggregate holding an array of a class with a destructor (std::array<std::string, 2>
+  // too; internal compiler error in check_noexcept_r under Boost.PFR's field count);
+  // std_array_join_test.cpp covers std::array with clang++. A std::vector stands in here.
   std::vector<odm::Embedded<Item>> pair;
   std::optional<odm::Embedded<Item>> gift;
   std::map<std::string, odm::Embedded<Item>> saved;
