@@ -210,17 +210,26 @@ void copy_renumbered(const bson_t* doc, bson_t* out, bool array) {
 
 }  // namespace
 
-Document Document::from_bytes(std::span<const std::uint8_t> bytes) {
+void detail::view_checked_bytes(std::span<const std::uint8_t> bytes, bson_t& view) {
   if (bytes.size() < 5 || bytes.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
     throw DecodeError("malformed BSON: " + std::to_string(bytes.size()) + " bytes cannot hold a document");
-  bson_t view;
   if (!bson_init_static(&view, bytes.data(), bytes.size()))
     throw DecodeError("malformed BSON: the length prefix does not match the " + std::to_string(bytes.size()) +
                       " bytes given");
   // Structure, UTF-8 of every key and string-like value, nesting: one loop, no recursion
   // (libbson's bson_validate recurses once per level, so a deep enough input overflows the stack).
-  if (auto problem = detail::walk_document(&view, 1, detail::JsonCheck::none))
-    detail::throw_problem<DecodeError>(std::move(*problem));
+  if (auto problem = walk_document(&view, 1, JsonCheck::none)) throw_problem<DecodeError>(std::move(*problem));
+}
+
+Document detail::copy_held_document(const bson_iter_t& it) {
+  bson_t view;
+  if (!held_document(it, view)) return Document();
+  return Document::copy_of(&view);
+}
+
+Document Document::from_bytes(std::span<const std::uint8_t> bytes) {
+  bson_t view;
+  detail::view_checked_bytes(bytes, view);
   return Document(bson_copy(&view));
 }
 

@@ -35,24 +35,22 @@ void append_document(bson_t* document, const char* key, const Document& value) {
 void append_bool(bson_t* document, const char* key, bool value) { check_append(bson_append_bool(document, key, -1, value)); }
 
 void append_documents(bson_t* parent, const char* key, const std::vector<Document>& documents) {
-  bson_t array;
-  check_append(bson_append_array_begin(parent, key, -1, &array));
-  for (std::size_t i = 0; i < documents.size(); ++i) {
-    const ArrayKey index(static_cast<std::uint32_t>(i));
-    check_append(bson_append_document(&array, index.view().data(), key_length(index.view()), documents[i].get()));
+  ChildWriter array(parent, key, ChildWriter::Kind::array);
+  for (const Document& document : documents) {
+    const ArrayKey index(array.next_index());
+    check_append(bson_append_document(array.get(), index.view().data(), key_length(index.view()), document.get()));
   }
-  check_append(bson_append_array_end(parent, &array));
+  array.close();
 }
 
 void append_collation(bson_t* opts, const Collation& collation) {
-  bson_t child;
-  check_append(bson_append_document_begin(opts, "collation", 9, &child));
-  check_append(bson_append_utf8(&child, "locale", 6, collation.locale().data(),
+  ChildWriter child(opts, "collation");
+  check_append(bson_append_utf8(child.get(), "locale", 6, collation.locale().data(),
                                 static_cast<int>(collation.locale().size())));
-  if (collation.strength()) check_append(bson_append_int32(&child, "strength", 8, *collation.strength()));
-  if (collation.case_level()) append_bool(&child, "caseLevel", *collation.case_level());
-  if (collation.numeric_ordering()) append_bool(&child, "numericOrdering", *collation.numeric_ordering());
-  check_append(bson_append_document_end(opts, &child));
+  if (collation.strength()) check_append(bson_append_int32(child.get(), "strength", 8, *collation.strength()));
+  if (collation.case_level()) append_bool(child.get(), "caseLevel", *collation.case_level());
+  if (collation.numeric_ordering()) append_bool(child.get(), "numericOrdering", *collation.numeric_ordering());
+  child.close();
 }
 
 
@@ -118,13 +116,7 @@ struct Target {
 
 Document make_pipeline(const std::vector<Document>& stages) {
   Document pipeline;
-  bson_t array;
-  bson_append_array_begin(pipeline.get_mutable(), "pipeline", 8, &array);
-  for (std::size_t i = 0; i < stages.size(); ++i) {
-    const std::string key = std::to_string(i);
-    bson_append_document(&array, key.c_str(), static_cast<int>(key.size()), stages[i].get());
-  }
-  bson_append_array_end(pipeline.get_mutable(), &array);
+  append_documents(pipeline.get_mutable(), "pipeline", stages);
   return pipeline;
 }
 
@@ -353,14 +345,8 @@ std::optional<Document> CollectionCore::find_one_and_modify(SessionState* sessio
   throw_if_write_concern_error(reply.get(), "findAndModify in " + namespace_of(*this));
   bson_iter_t it;
   if (!bson_iter_init_find(&it, reply.get(), "value") || !BSON_ITER_HOLDS_DOCUMENT(&it)) return std::nullopt;
-  std::uint32_t length = 0;
-  const std::uint8_t* data = nullptr;
-  bson_iter_document(&it, &length, &data);
-  try {
-    return Document::from_bytes({data, length});
-  } catch (const DecodeError& error) {
-    throw_decode_after_write(error, "findAndModify in " + namespace_of(*this), Document());
-  }
+  // Checked by the model's decoder, as a find's documents are (one level of checking).
+  return detail::copy_held_document(it);
 }
 
 namespace {
@@ -473,12 +459,8 @@ void for_each_entry(const bson_t* reply, const char* key, Visit&& visit) {
   bson_iter_t entries;
   if (!bson_iter_init_find(&it, reply, key) || !BSON_ITER_HOLDS_ARRAY(&it) || !bson_iter_recurse(&it, &entries)) return;
   while (bson_iter_next(&entries)) {
-    if (!BSON_ITER_HOLDS_DOCUMENT(&entries)) continue;
-    std::uint32_t length = 0;
-    const std::uint8_t* data = nullptr;
-    bson_iter_document(&entries, &length, &data);
     bson_t entry;
-    if (bson_init_static(&entry, data, length)) visit(&entry);
+    if (BSON_ITER_HOLDS_DOCUMENT(&entries) && held_document(entries, entry)) visit(&entry);
   }
 }
 

@@ -19,12 +19,7 @@ bool is_duplicate_key_code(std::int64_t code) { return code == 11000 || code == 
 Document document_field(const bson_t* parent, const char* key) {
   bson_iter_t it;
   if (parent == nullptr || !bson_iter_init_find(&it, parent, key) || !BSON_ITER_HOLDS_DOCUMENT(&it)) return {};
-  std::uint32_t length = 0;
-  const std::uint8_t* data = nullptr;
-  bson_iter_document(&it, &length, &data);
-  bson_t view;
-  if (!bson_init_static(&view, data, length)) return {};
-  return Document::copy_of(&view);
+  return copy_held_document(it);
 }
 
 /// The first element of the reply's `writeErrors`, if any (a view into the reply).
@@ -34,10 +29,7 @@ bool first_write_error(const bson_t* reply, bson_t* out) {
   if (reply == nullptr || !bson_iter_init_find(&it, reply, "writeErrors") || !BSON_ITER_HOLDS_ARRAY(&it) ||
       !bson_iter_recurse(&it, &child) || !bson_iter_next(&child) || !BSON_ITER_HOLDS_DOCUMENT(&child))
     return false;
-  std::uint32_t length = 0;
-  const std::uint8_t* data = nullptr;
-  bson_iter_document(&child, &length, &data);
-  return bson_init_static(out, data, length);
+  return held_document(child, *out);
 }
 
 bool has_field(const bson_t* reply, const char* key) { return reply != nullptr && bson_has_field(reply, key); }

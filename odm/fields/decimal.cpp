@@ -44,18 +44,11 @@ struct DecimalAccess {
   }
 };
 
-}  // namespace detail
-
-namespace {
-
-using Access = detail::DecimalAccess;
-
-constexpr std::int64_t emin = Decimal::min_exponent;
-constexpr std::int64_t emax = Decimal::max_exponent;
-constexpr std::int64_t precision = Decimal::max_digits;
-
-/// 10^n. The powers arithmetic needs every day are computed once.
-const BigInt& pow10(std::int64_t n) {
+/// 10^n. The powers arithmetic needs every day are computed once. Returned by value, so
+/// that two calls in one expression never share storage (up to 10^38 a BigInt holds its
+/// limbs inline: the copy allocates nothing). Outside the anonymous namespace for
+/// tests/fields/decimal_test.cpp.
+BigInt pow10(std::int64_t n) {
   static const std::array<BigInt, 80> table = [] {
     std::array<BigInt, 80> t;
     t[0] = 1;
@@ -63,10 +56,19 @@ const BigInt& pow10(std::int64_t n) {
     return t;
   }();
   if (n < static_cast<std::int64_t>(table.size())) return table[static_cast<std::size_t>(n)];
-  thread_local BigInt large;
-  large = mp::pow(BigInt(10), static_cast<unsigned>(n));
-  return large;
+  return mp::pow(BigInt(10), static_cast<unsigned>(n));
 }
+
+}  // namespace detail
+
+namespace {
+
+using Access = detail::DecimalAccess;
+using detail::pow10;
+
+constexpr std::int64_t emin = Decimal::min_exponent;
+constexpr std::int64_t emax = Decimal::max_exponent;
+constexpr std::int64_t precision = Decimal::max_digits;
 
 /// Decimal digits of c (1 for zero).
 std::int64_t digit_count(const BigInt& c) {
@@ -110,7 +112,7 @@ bool round_up(const BigInt& q, const BigInt& r, const BigInt& divisor, RoundingM
 
 /// c / 10^drop, rounded.
 BigInt shift_right_rounded(const BigInt& c, std::int64_t drop, RoundingMode mode, bool negative) {
-  const BigInt& divisor = pow10(drop);
+  const BigInt divisor = pow10(drop);
   BigInt q, r;
   mp::divide_qr(c, divisor, q, r);
   if (round_up(q, r, divisor, mode, negative)) ++q;

@@ -170,16 +170,8 @@ bool same_keys(const bson_t* a, const bson_t* b) {
 
 Document sub_document(const bson_t* parent, const char* key) {
   bson_iter_t it;
-  if (bson_iter_init_find(&it, parent, key) && (BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it))) {
-    std::uint32_t length = 0;
-    const std::uint8_t* data = nullptr;
-    if (BSON_ITER_HOLDS_DOCUMENT(&it))
-      bson_iter_document(&it, &length, &data);
-    else
-      bson_iter_array(&it, &length, &data);
-    bson_t view;
-    if (bson_init_static(&view, data, length)) return Document::copy_of(&view);
-  }
+  if (bson_iter_init_find(&it, parent, key) && (BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it)))
+    return detail::copy_held_document(it);
   return Document();
 }
 
@@ -195,10 +187,11 @@ bool collection_exists(const Database& db, const std::string& collection) {
   Document command;
   bson_t* out = command.get_mutable();
   detail::check_append(bson_append_int32(out, "listCollections", 15, 1));
-  bson_t filter;
-  detail::check_append(bson_append_document_begin(out, "filter", 6, &filter));
-  detail::check_append(bson_append_utf8(&filter, "name", 4, collection.data(), static_cast<int>(collection.size())));
-  detail::check_append(bson_append_document_end(out, &filter));
+  {
+    detail::ChildWriter filter(out, "filter");
+    detail::check_append(bson_append_utf8(filter.get(), "name", 4, collection.data(), static_cast<int>(collection.size())));
+    filter.close();
+  }
   detail::check_append(bson_append_bool(out, "nameOnly", 8, true));
   const Document reply = db.run_command(command);
   const Document batch = sub_document(sub_document(reply.get(), "cursor").get(), "firstBatch");
@@ -238,13 +231,7 @@ std::vector<Document> list_indexes(const Database& db, const std::string& collec
   bson_iter_t it;
   if (bson_iter_init(&it, batch.get()))
     while (bson_iter_next(&it))
-      if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
-        std::uint32_t length = 0;
-        const std::uint8_t* data = nullptr;
-        bson_iter_document(&it, &length, &data);
-        bson_t view;
-        if (bson_init_static(&view, data, length)) indexes.push_back(Document::copy_of(&view));
-      }
+      if (BSON_ITER_HOLDS_DOCUMENT(&it)) indexes.push_back(detail::copy_held_document(it));
   return indexes;
 }
 
@@ -315,15 +302,13 @@ IndexSyncReport sync_indexes(const Database& db, const std::vector<IndexModel>& 
         bson_t* out = command.get_mutable();
         detail::check_append(
             bson_append_utf8(out, "createIndexes", 13, collection.data(), static_cast<int>(collection.size())));
-        bson_t list;
-        detail::check_append(bson_append_array_begin(out, "indexes", 7, &list));
-        std::uint32_t position = 0;
+        detail::ChildWriter list(out, "indexes", detail::ChildWriter::Kind::array);
         for (const IndexModel* index : missing) {
-          const detail::ArrayKey key(position++);
-          detail::check_append(bson_append_document(&list, key.view().data(), detail::key_length(key.view()),
+          const detail::ArrayKey key(list.next_index());
+          detail::check_append(bson_append_document(list.get(), key.view().data(), detail::key_length(key.view()),
                                                     index->specification().get()));
         }
-        detail::check_append(bson_append_array_end(out, &list));
+        list.close();
         db.run_command(command);
       }
       for (const IndexModel* index : missing) report.created.push_back(*index);

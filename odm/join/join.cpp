@@ -13,48 +13,38 @@ Document children_pipeline(std::string_view collection, std::string_view field, 
                            const Document& sort, std::size_t limit) {
   // [{$match: {field: p0}}, {$sort}, {$limit},
   //  {$unionWith: {coll, pipeline: [{$match: {field: p1}}, {$sort}, {$limit}]}}, ...]
-  const auto open_stage = [](bson_t* stages, std::uint32_t& index, bson_t* stage) {
-    const ArrayKey key(index++);
-    check_append(bson_append_document_begin(stages, key.view().data(), key_length(key.view()), stage));
-  };
-  const auto append_branch = [&](bson_t* stages, std::uint32_t& index, const ReferenceId& parent) {
-    bson_t stage;
-    bson_t match;
-    open_stage(stages, index, &stage);
-    check_append(bson_append_document_begin(&stage, "$match", 6, &match));
-    encode_reference_id(&match, field, parent);
-    check_append(bson_append_document_end(&stage, &match));
-    check_append(bson_append_document_end(stages, &stage));
-    if (!sort.empty()) {
-      open_stage(stages, index, &stage);
-      check_append(bson_append_document(&stage, "$sort", 5, sort.get()));
-      check_append(bson_append_document_end(stages, &stage));
+  const auto append_branch = [&](ChildWriter& stages, const ReferenceId& parent) {
+    {
+      ChildWriter stage(stages.get(), ArrayKey(stages.next_index()).view());
+      ChildWriter match(stage.get(), "$match");
+      encode_reference_id(match.get(), field, parent);
+      match.close();
+      stage.close();
     }
-    open_stage(stages, index, &stage);
-    check_append(bson_append_int64(&stage, "$limit", 6, static_cast<std::int64_t>(limit)));
-    check_append(bson_append_document_end(stages, &stage));
+    if (!sort.empty()) {
+      ChildWriter stage(stages.get(), ArrayKey(stages.next_index()).view());
+      check_append(bson_append_document(stage.get(), "$sort", 5, sort.get()));
+      stage.close();
+    }
+    ChildWriter stage(stages.get(), ArrayKey(stages.next_index()).view());
+    check_append(bson_append_int64(stage.get(), "$limit", 6, static_cast<std::int64_t>(limit)));
+    stage.close();
   };
 
   Document command;
-  bson_t stages;
-  check_append(bson_append_array_begin(command.get_mutable(), "pipeline", 8, &stages));
-  std::uint32_t index = 0;
-  if (!parents.empty()) append_branch(&stages, index, parents.front());
+  ChildWriter stages(command.get_mutable(), "pipeline", ChildWriter::Kind::array);
+  if (!parents.empty()) append_branch(stages, parents.front());
   for (std::size_t i = 1; i < parents.size(); ++i) {
-    bson_t stage;
-    bson_t union_with;
-    bson_t branch;
-    open_stage(&stages, index, &stage);
-    check_append(bson_append_document_begin(&stage, "$unionWith", 10, &union_with));
-    check_append(bson_append_utf8(&union_with, "coll", 4, collection.data(), key_length(collection)));
-    check_append(bson_append_array_begin(&union_with, "pipeline", 8, &branch));
-    std::uint32_t branch_index = 0;
-    append_branch(&branch, branch_index, parents[i]);
-    check_append(bson_append_array_end(&union_with, &branch));
-    check_append(bson_append_document_end(&stage, &union_with));
-    check_append(bson_append_document_end(&stages, &stage));
+    ChildWriter stage(stages.get(), ArrayKey(stages.next_index()).view());
+    ChildWriter union_with(stage.get(), "$unionWith");
+    check_append(bson_append_utf8(union_with.get(), "coll", 4, collection.data(), key_length(collection)));
+    ChildWriter branch(union_with.get(), "pipeline", ChildWriter::Kind::array);
+    append_branch(branch, parents[i]);
+    branch.close();
+    union_with.close();
+    stage.close();
   }
-  check_append(bson_append_array_end(command.get_mutable(), &stages));
+  stages.close();
   return command;
 }
 
@@ -76,24 +66,22 @@ namespace odm::detail {
 Document count_pipeline(std::string_view field, const Document& in_filter) {
   // {pipeline: [{$match: <in_filter>}, {$group: {_id: "$<field>", n: {$sum: 1}}}]}
   Document command;
-  bson_t stages;
-  bson_t stage;
-  bson_t group;
-  bson_t sum;
-  check_append(bson_append_array_begin(command.get_mutable(), "pipeline", 8, &stages));
-  check_append(bson_append_document_begin(&stages, "0", 1, &stage));
-  check_append(bson_append_document(&stage, "$match", 6, in_filter.get()));
-  check_append(bson_append_document_end(&stages, &stage));
-  check_append(bson_append_document_begin(&stages, "1", 1, &stage));
-  check_append(bson_append_document_begin(&stage, "$group", 6, &group));
+  ChildWriter stages(command.get_mutable(), "pipeline", ChildWriter::Kind::array);
+  {
+    ChildWriter stage(stages.get(), "0");
+    check_append(bson_append_document(stage.get(), "$match", 6, in_filter.get()));
+    stage.close();
+  }
+  ChildWriter stage(stages.get(), "1");
+  ChildWriter group(stage.get(), "$group");
   const std::string path = "$" + std::string(field);
-  check_append(bson_append_utf8(&group, "_id", 3, path.data(), key_length(path)));
-  check_append(bson_append_document_begin(&group, "n", 1, &sum));
-  check_append(bson_append_int32(&sum, "$sum", 4, 1));
-  check_append(bson_append_document_end(&group, &sum));
-  check_append(bson_append_document_end(&stage, &group));
-  check_append(bson_append_document_end(&stages, &stage));
-  check_append(bson_append_array_end(command.get_mutable(), &stages));
+  check_append(bson_append_utf8(group.get(), "_id", 3, path.data(), key_length(path)));
+  ChildWriter sum(group.get(), "n");
+  check_append(bson_append_int32(sum.get(), "$sum", 4, 1));
+  sum.close();
+  group.close();
+  stage.close();
+  stages.close();
   return command;
 }
 

@@ -108,6 +108,65 @@ TEST(Validation, FromBsonChecksTheFieldsTheModelDoesNotDeclare) {
   }
 }
 
+/// A user type whose codec trusts what it reads (bson_iter_utf8 without a UTF-8 check).
+struct Label {
+  std::string text;
+};
+
+struct Labelled {
+  std::int32_t n;
+  Label x;
+};
+
+}  // namespace bson_validation_test
+
+template <>
+struct odm::codec<bson_validation_test::Label> {
+  using kind = odm::kind_of<std::string>;
+  static void encode(bson_t* parent, std::string_view key, const bson_validation_test::Label& l) {
+    odm::codec<std::string>::encode(parent, key, l.text);
+  }
+  static void decode(const bson_iter_t& it, bson_validation_test::Label& out) {
+    std::uint32_t length = 0;
+    const char* text = bson_iter_utf8(&it, &length);
+    out.text.assign(text, length);
+  }
+};
+
+namespace bson_validation_test {
+
+// Raw bytes get one level of checking, whoever reads them: from_bson<T>(bytes) refuses
+// what Document::from_bytes refuses even where T's own codec would read the field
+// unchecked (it only checked the length prefix, so the bad text reached the model).
+TEST(Validation, FromBsonOfBytesChecksWhatAUserCodecWouldTrust) {
+  const Bytes bytes = with_x(0x02, string_value(kBad));
+  try {
+    const Labelled read = odm::from_bson<Labelled>(std::span<const std::uint8_t>(bytes));
+    ADD_FAILURE() << "accepted, read " << read.x.text.size() << " bytes of text";
+  } catch (const odm::DecodeError& e) {
+    EXPECT_EQ(e.path(), "x") << e.what();
+    EXPECT_NE(e.reason().find("not valid UTF-8"), std::string::npos) << e.what();
+  }
+  const Bytes good = with_x(0x02, string_value("fine"));
+  EXPECT_EQ(odm::from_bson<Labelled>(std::span<const std::uint8_t>(good)).x.text, "fine");
+  // Both refuse a length prefix that does not match with the same words.
+  Bytes short_by_one = good;
+  short_by_one.pop_back();
+  std::string by_document, by_model;
+  try {
+    (void)odm::Document::from_bytes(short_by_one);
+  } catch (const odm::DecodeError& e) {
+    by_document = e.what();
+  }
+  try {
+    (void)odm::from_bson<Labelled>(std::span<const std::uint8_t>(short_by_one));
+  } catch (const odm::DecodeError& e) {
+    by_model = e.what();
+  }
+  EXPECT_FALSE(by_document.empty());
+  EXPECT_EQ(by_model, by_document);
+}
+
 TEST(Validation, AnUnvalidatedDocumentWithBadUtf8CannotBePrinted) {
   for (const Case& c : bad_values()) {
     SCOPED_TRACE(c.name);

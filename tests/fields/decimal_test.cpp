@@ -16,6 +16,10 @@
 #include <string>
 #include <vector>
 
+namespace odm::detail {
+boost::multiprecision::cpp_int pow10(std::int64_t n);  // odm/fields/decimal.cpp
+}  // namespace odm::detail
+
 namespace {
 
 using odm::Decimal;
@@ -561,6 +565,16 @@ TEST(DecimalCodec, RefusesDoubleAndNonFinite) {
       EXPECT_EQ(std::string(e.what()), c.message);
     }
   }
+}
+
+// Two powers beyond the precomputed ones in one expression: each is its own value (they
+// once shared one thread_local scratch, so the sum read 2 x 10^101 or 2 x 10^100).
+TEST(DecimalArithmetic, LargePowersOfTenInOneExpressionAreIndependent) {
+  using odm::detail::pow10;
+  const boost::multiprecision::cpp_int ten = 10;
+  EXPECT_EQ(pow10(100) + pow10(101), 11 * boost::multiprecision::pow(ten, 100));
+  EXPECT_EQ(pow10(6144) / pow10(6143), 10);
+  EXPECT_EQ(pow10(3) + pow10(200), 1000 + boost::multiprecision::pow(ten, 200));
 }
 
 }  // namespace

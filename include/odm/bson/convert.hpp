@@ -52,13 +52,12 @@ T from_bson(const Document& document) {
 }
 
 /// Decodes raw bytes from anywhere (a file, a socket). Malformed input of any kind is a
-/// DecodeError, never a crash.
+/// DecodeError, never a crash: the bytes are checked as Document::from_bytes checks them
+/// before any codec, odm's or your own, reads them.
 template <document_model T>
 T from_bson(std::span<const std::uint8_t> bytes) {
   bson_t view;
-  if (bytes.size() < 5 || !bson_init_static(&view, bytes.data(), bytes.size()))
-    throw DecodeError("malformed BSON: the length prefix does not match the " + std::to_string(bytes.size()) +
-                      " bytes given");
+  detail::view_checked_bytes(bytes, view);
   return from_bson<T>(&view);
 }
 

@@ -82,4 +82,18 @@ class Document {
   bson_t* doc_;
 };
 
+namespace detail {
+
+/// Makes `view` a read-only bson_t over `bytes` after checking all of them as
+/// Document::from_bytes does (lengths, terminators, nesting, UTF-8 of keys and strings):
+/// the one check for raw bytes, whether they become a Document or a model. Throws
+/// odm::DecodeError.
+void view_checked_bytes(std::span<const std::uint8_t> bytes, bson_t& view);
+
+/// A copy of the sub-document or array the element `it` is on (bytes inside a reply that
+/// libbson has already bounded); an empty Document for any other value.
+Document copy_held_document(const bson_iter_t& it);
+
+}  // namespace detail
+
 }  // namespace odm

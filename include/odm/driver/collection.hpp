@@ -114,12 +114,18 @@ BulkWriteResult<typename collection_id<T>::type> finish_bulk(BulkOutcome outcome
   throw_partial<T>(error, std::move(written));
 }
 
+/// `{<field>: value}`, the value as its codec stores it.
+template <class Value>
+Document equals_filter(std::string_view field, const Value& value) {
+  Document filter;
+  codec<Value>::encode(filter.get_mutable(), field, value);
+  return filter;
+}
+
 /// `{_id: id}`.
 template <class Id>
 Document id_filter(const Id& id) {
-  Document filter;
-  codec<Id>::encode(filter.get_mutable(), "_id", id);
-  return filter;
+  return equals_filter("_id", id);
 }
 
 /// What a replace of T sends. A model that keeps unknown fields (odm::Extra) sends the

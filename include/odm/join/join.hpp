@@ -39,6 +39,7 @@
 // data is never changed.
 
 #include <odm/bson/document.hpp>
+#include <odm/bson/writer.hpp>
 #include <odm/driver/client.hpp>
 #include <odm/driver/collection.hpp>
 #include <odm/fields/ref.hpp>
@@ -153,16 +154,15 @@ std::vector<Document> in_filters(std::string_view field, const std::vector<Id>& 
   const std::size_t max_ids = std::max<std::size_t>(1, options.max_ids_per_query);
   for (std::size_t at = 0; at < ids.size();) {
     Document filter;
-    bson_t condition;
-    bson_t list;
-    check_append(bson_append_document_begin(filter.get_mutable(), field.data(), key_length(field), &condition));
-    check_append(bson_append_array_begin(&condition, "$in", 3, &list));
-    for (std::uint32_t index = 0; at < ids.size() && index < max_ids && (index == 0 || list.len < options.max_query_bytes);) {
-      const ArrayKey key(index++);
-      append_id(&list, key.view(), ids[at++]);
+    {
+      ChildWriter condition(filter.get_mutable(), field);
+      ChildWriter list(condition.get(), "$in", ChildWriter::Kind::array);
+      for (std::uint32_t count = 0; at < ids.size() && count < max_ids && (count == 0 || list.get()->len < options.max_query_bytes);
+           ++count)
+        append_id(list.get(), ArrayKey(list.next_index()).view(), ids[at++]);
+      list.close();
+      condition.close();
     }
-    check_append(bson_append_array_end(&condition, &list));
-    check_append(bson_append_document_end(filter.get_mutable(), &condition));
     filters.push_back(std::move(filter));
   }
   return filters;

@@ -45,6 +45,7 @@
 // odm::SubsetConflict (the full collection then holds its change; `repair` finishes it).
 
 #include <odm/bson/document.hpp>
+#include <odm/bson/writer.hpp>
 #include <odm/driver/client.hpp>
 #include <odm/driver/collection.hpp>
 #include <odm/error.hpp>
@@ -122,32 +123,22 @@ struct plan {
   }
 };
 
-template <class Value>
-Document equals(std::string_view field, const Value& value) {
-  Document filter;
-  codec<Value>::encode(filter.get_mutable(), field, value);
-  return filter;
-}
-
 /// `{ <field>: {$each: [items...], $sort: {<order>: dir, <key>: dir}, $slice: N} }` under $push.
 template <class Plan>
 Document push_sorted(std::string_view field, const std::vector<typename Plan::item>& items, std::size_t capacity) {
   Document update;
-  bson_t push, spec, each;
-  check_append(bson_append_document_begin(update.get_mutable(), "$push", 5, &push));
-  check_append(bson_append_document_begin(&push, field.data(), key_length(field), &spec));
-  check_append(bson_append_array_begin(&spec, "$each", 5, &each));
-  std::uint32_t index = 0;
-  for (const auto& item : items) {
-    const odm::detail::ArrayKey key(index++);
-    odm::detail::encode_embedded_item(&each, key.view(), item);
+  ChildWriter push(update.get_mutable(), "$push");
+  ChildWriter spec(push.get(), field);
+  {
+    ChildWriter each(spec.get(), "$each", ChildWriter::Kind::array);
+    for (const auto& item : items) odm::detail::encode_embedded_item(each.get(), ArrayKey(each.next_index()).view(), item);
+    each.close();
   }
-  check_append(bson_append_array_end(&spec, &each));
   const Document sort = Plan::order(Plan::embedded_order_field, Plan::embedded_key_field);
-  check_append(bson_append_document(&spec, "$sort", 5, sort.get()));
-  check_append(bson_append_int64(&spec, "$slice", 6, static_cast<std::int64_t>(capacity)));
-  check_append(bson_append_document_end(&push, &spec));
-  check_append(bson_append_document_end(update.get_mutable(), &push));
+  check_append(bson_append_document(spec.get(), "$sort", 5, sort.get()));
+  check_append(bson_append_int64(spec.get(), "$slice", 6, static_cast<std::int64_t>(capacity)));
+  spec.close();
+  push.close();
   return update;
 }
 
@@ -181,14 +172,9 @@ bool read_owner(const Collection<Owner>& owners, const Document& owner_filter, s
 template <class T>
 Document embedded_array(const std::vector<T>& items) {
   Document value;
-  bson_t array;
-  check_append(bson_append_array_begin(value.get_mutable(), "", 0, &array));
-  std::uint32_t index = 0;
-  for (const T& item : items) {
-    const odm::detail::ArrayKey key(index++);
-    odm::detail::encode_embedded_item(&array, key.view(), item);
-  }
-  check_append(bson_append_array_end(value.get_mutable(), &array));
+  ChildWriter array(value.get_mutable(), "", ChildWriter::Kind::array);
+  for (const T& item : items) odm::detail::encode_embedded_item(array.get(), ArrayKey(array.next_index()).view(), item);
+  array.close();
   return value;
 }
 
@@ -238,8 +224,8 @@ bool settle(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type
   auto owners = db.collection<Owner>();
   auto items = db.collection<T>();
   const std::string_view field = runtime_field_name(member);
-  const Document owner_filter = equals("_id", owner_id);
-  const Document items_filter = equals(plan::parent_field, owner_id);
+  const Document owner_filter = id_filter(owner_id);
+  const Document items_filter = equals_filter(plan::parent_field, owner_id);
   const Document order = plan::order(plan::order_field, plan::key_field);
 
   EmbeddedArray owner_array;  // what the owner held at a known moment, when `known`
@@ -308,7 +294,7 @@ bool add(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<
   // Usually the only write the owner needs: one atomic $push that keeps the N first. Not
   // when the item is embedded already (a concurrent refill read it).
   const std::string_view field = runtime_field_name(member);
-  Document filter = detail::subsets::equals("_id", owner_id);
+  Document filter = detail::id_filter(owner_id);
   {
     const std::string embedded_key = std::string(field) + "." + std::string(plan::embedded_key_field);
     bson_t condition;
