@@ -110,7 +110,7 @@ struct Labelled {
 /// $lookup of Order::customer.
 struct OrderWithCustomer {
   std::int32_t id = 0;
-  std::vector<Customer> buyer;
+  odm::Joined<Customer> buyer;
 };
 
 }  // namespace agg_test

@@ -4,7 +4,7 @@
 
 struct WithBuyer {
   std::int32_t id;
-  std::vector<cf::Buyer> buyers;
+  odm::Joined<cf::Buyer> buyers;
 };
 
 int main() {

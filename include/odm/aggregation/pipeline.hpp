@@ -21,7 +21,8 @@
 //   count<&R::n>()                {n: number of documents}                    -> R
 //   set<R>(assignments...)  add_fields<R>(...)  Out's fields plus computed     -> R
 //   lookup<&Out::ref, &R::joined>()  the documents a Ref/RefMany member points
-//                                 to, from the target model's collection      -> R
+//                                 to, from the target model's collection, in
+//                                 R::joined, an odm::Joined<Target>           -> R
 //   stage<R>(Document)            a stage written by hand: nothing is checked -> R
 // A member of R that a stage does not compute must be a member of Out with the same
 // name, type and stored name (it is carried through); anything else is a compile error
@@ -31,6 +32,7 @@
 // Run it with Collection<In>::aggregate(pipeline), which returns a Cursor<Out>.
 
 #include <odm/aggregation/group.hpp>
+#include <odm/aggregation/joined.hpp>
 #include <odm/bson/codec.hpp>
 #include <odm/bson/document.hpp>
 #include <odm/bson/kind.hpp>
@@ -349,7 +351,7 @@ class Pipeline {
 
   /// `{$lookup: {from, localField, foreignField: "_id", as}}` for the reference member
   /// `Reference` of Out (odm::Ref, ParentRef or RefMany): the documents it points to, from
-  /// the target model's collection, into R's member `As` (a std::vector of the target).
+  /// the target model's collection, into R's member `As` (an odm::Joined<Target>).
   template <auto Reference, auto As>
   Pipeline<In, detail::into_model_t<As>> lookup() && {
     using R = detail::into_model_t<As>;
@@ -362,8 +364,8 @@ class Pipeline {
                   "odm: $lookup follows a reference member: an odm::Ref, odm::ParentRef or odm::RefMany");
     using Target = typename Relation::target;
     if constexpr (!std::is_void_v<Target>) {
-      static_assert(std::is_same_v<detail::into_type_t<As>, std::vector<Target>>,
-                    "odm: the member $lookup fills holds the documents found: declare it std::vector<Target>, "
+      static_assert(std::is_same_v<detail::into_type_t<As>, Joined<Target>>,
+                    "odm: the member $lookup fills holds the documents found: declare it odm::Joined<Target>, "
                     "Target being the model the reference points to");
       constexpr std::size_t as = detail::member_index(As);
       detail::check_carried<Out, R, std::array<std::size_t, 1>{as}>();
