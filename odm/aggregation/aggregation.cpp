@@ -15,6 +15,25 @@ void append_utf8(bson_t* out, std::string_view key, std::string_view value) {
   check_append(bson_append_utf8(out, key.data(), key_length(key), value.data(), key_length(value)));
 }
 
+/// Appends `key: "$a.b"`, composed on the stack when it is short (it nearly always is).
+void append_field_reference(bson_t* out, std::string_view key, const PathNames& names) {
+  char buffer[128];
+  std::size_t length = 0;
+  const auto put = [&](std::string_view text) {
+    if (length + text.size() <= sizeof buffer) text.copy(buffer + length, text.size());
+    length += text.size();
+  };
+  put("$");
+  for (std::size_t i = 0; i < names.depth; ++i) {
+    if (i > 0) put(".");
+    put(names.names[i]);
+  }
+  if (length <= sizeof buffer)
+    append_utf8(out, key, std::string_view(buffer, length));
+  else
+    append_utf8(out, key, field_reference(names));
+}
+
 std::string_view operator_name(agg::Accumulate op) {
   switch (op) {
     case agg::Accumulate::sum: return "$sum";
@@ -61,13 +80,12 @@ void StageList::add_raw(const Document& stage) {
   ++count_;
 }
 
-void append_group_key(bson_t* group, const PathNames* single,
-                      const std::vector<std::pair<std::string_view, PathNames>>& parts) {
+void append_group_key(bson_t* group, const PathNames* single, std::span<const KeyField> parts) {
   if (single != nullptr) {
-    append_utf8(group, "_id", field_reference(*single));
+    append_field_reference(group, "_id", *single);
   } else if (!parts.empty()) {
     ChildWriter key(group, "_id");
-    for (const auto& [name, path] : parts) append_utf8(key.get(), name, field_reference(path));
+    for (const KeyField& part : parts) append_field_reference(key.get(), part.name, part.source);
     key.close();
   } else {
     check_append(bson_append_null(group, "_id", 3));
@@ -80,7 +98,7 @@ void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op
   if (op == agg::Accumulate::count)
     check_append(bson_append_int32(accumulator.get(), name.data(), key_length(name), 1));
   else
-    append_utf8(accumulator.get(), name, field_reference(source));
+    append_field_reference(accumulator.get(), name, source);
   accumulator.close();
 }
 

@@ -22,6 +22,8 @@
 #include <odm/query/projection.hpp>
 #include <odm/reflect/members.hpp>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,6 +46,12 @@ struct is_std_vector<std::vector<E, A>> : std::true_type {};
 
 /// "$a.b": the value of a field in an aggregation expression.
 std::string field_reference(const PathNames& names);  // aggregation.cpp
+
+/// One field of a compound group key: its name in the key struct and the path it reads.
+struct KeyField {
+  std::string_view name;
+  PathNames source;
+};
 
 /// An integer MongoDB stores as int32 (its sum is an int64: see check_accumulator).
 template <class V>
@@ -240,26 +248,26 @@ KeyPart<Into, S> key(const Path<S, V, A, false>& path) {
 /// The key of a $group: one field (`_id: "$f"`), or a struct of fields
 /// (`_id: {a: "$f", b: "$g"}`). Scope is the group's input; Value what the result's
 /// `id` member holds.
-template <class Scope, class Value, class... Parts>
+template <class Scope, class Value, std::size_t Parts = 0>
 struct GroupKey {
   using scope_type = Scope;
   using value_type = Value;
-  /// One field: its path. A compound key: its parts, in the key struct's member order.
+  /// One field (Parts 0): its path. A compound key: its parts, in the order given.
   detail::PathNames single;
-  std::vector<std::pair<std::string_view, detail::PathNames>> parts;
+  std::array<detail::KeyField, Parts> parts;
 };
 
 /// Groups by one field: `_id: "$f"`; the result's `id` member has the field's type.
 template <class S, class V, bool A>
 GroupKey<S, V> by(const Path<S, V, A, false>& path) {
   static_assert(!A, "odm: this field lies inside an array: $unwind the array before grouping by it");
-  return {path.names(), {}};
+  return {path.names()};
 }
 
 /// Groups by several fields: `_id: {a: "$f", b: "$g"}`, read into the key struct K (the
 /// type of the result's `id`); each member of K is filled by exactly one part.
 template <auto First, class S, auto... More>
-GroupKey<S, odm::detail::into_model_t<First>> by(const KeyPart<First, S>& first, const KeyPart<More, S>&... more) {
+GroupKey<S, odm::detail::into_model_t<First>, sizeof...(More) + 1> by(const KeyPart<First, S>& first, const KeyPart<More, S>&... more) {
   using K = odm::detail::into_model_t<First>;
   static_assert((std::is_same_v<K, odm::detail::into_model_t<More>> && ...),
                 "odm: every part of a group key fills a member of the same key struct");
@@ -274,10 +282,9 @@ GroupKey<S, odm::detail::into_model_t<First>> by(const KeyPart<First, S>& first,
         return true;
       }(),
       "odm: two parts of the group key fill the same member of the key struct");
-  GroupKey<S, K> key;
-  key.parts.emplace_back(stored_names<K, false>[odm::detail::member_index(First)], first.source);
-  (key.parts.emplace_back(stored_names<K, false>[odm::detail::member_index(More)], more.source), ...);
-  return key;
+  return {{},
+          {odm::detail::KeyField{stored_names<K, false>[odm::detail::member_index(First)], first.source},
+           odm::detail::KeyField{stored_names<K, false>[odm::detail::member_index(More)], more.source}...}};
 }
 
 /// The amount of a Money path: `total.value`, an odm::Decimal.

@@ -46,6 +46,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -56,6 +57,9 @@ namespace detail {
 /// The stages of a pipeline, written one after the other into one BSON array.
 class StageList {
  public:
+  /// Room for a typical pipeline from the start (no regrowth while the stages are added).
+  StageList() : stages_(Document::adopt(bson_sized_new(512))) {}
+
   const Document& array() const noexcept { return stages_; }
   std::uint32_t size() const noexcept { return count_; }
 
@@ -171,8 +175,7 @@ consteval void check_group() {
 }
 
 /// Writes `{_id: key, member: {$op: "$f"}, ...}` into the open $group stage document.
-void append_group_key(bson_t* group, const PathNames* single,
-                      const std::vector<std::pair<std::string_view, PathNames>>& parts);
+void append_group_key(bson_t* group, const PathNames* single, std::span<const KeyField> parts);
 void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op, const PathNames& source);
 void append_assignment(bson_t* set, std::string_view into, const std::string& reference, const Document& literal);
 
@@ -195,8 +198,11 @@ class Pipeline {
     static_assert(std::is_same_v<S, Out>,
                   "odm: this $match filters another struct than the documents this stage receives (the output of "
                   "the stage before); build the filter from that struct's members");
-    const Document written = filter.bson();
-    stages_.add_document("$match", written.get());
+    stages_.add("$match", [&](bson_t* stage, std::string_view op) {
+      detail::ChildWriter body(stage, op);
+      detail::append_filter(body.get(), detail::QueryAccess::expression(filter));
+      body.close();
+    });
     return std::move(*this);
   }
   template <class S>
@@ -211,9 +217,13 @@ class Pipeline {
     static_assert(std::is_same_v<S, Out>,
                   "odm: this $sort orders by another struct than the documents this stage receives (the output of "
                   "the stage before); build the sort from that struct's members");
-    const Document written = sort.bson();
-    if (written.empty()) throw ValueError("odm: a $sort stage needs at least one key");
-    stages_.add_document("$sort", written.get());
+    const detail::SortExpr& keys = detail::QueryAccess::expression(sort);
+    if (keys.empty()) throw ValueError("odm: a $sort stage needs at least one key");
+    stages_.add("$sort", [&](bson_t* stage, std::string_view op) {
+      detail::ChildWriter body(stage, op);
+      keys.write_into(body.get());
+      body.close();
+    });
     return std::move(*this);
   }
   template <class S>
@@ -281,19 +291,19 @@ class Pipeline {
 
   /// `{$group: {_id: key, ...accumulators}}` into R (aggregation/group.hpp): R's `id`
   /// holds the key, and each other member is filled by exactly one accumulator.
-  template <class R, class S, class K, class... Acc>
+  template <class R, class S, class K, std::size_t N, class... Acc>
     requires(detail::is_accumulator<Acc> && ...)
-  Pipeline<In, R> group(const agg::GroupKey<S, K>& key, const Acc&... accumulators) && {
+  Pipeline<In, R> group(const agg::GroupKey<S, K, N>& key, const Acc&... accumulators) && {
     static_assert(std::is_same_v<S, Out>,
                   "odm: this $group's key is a field of another struct than the documents this stage receives (the "
                   "output of the stage before); build it from that struct's members");
     detail::check_group<Out, R, K, Acc...>();
-    write_group(key.parts.empty() ? &key.single : nullptr, key.parts, accumulators...);
+    write_group(N == 0 ? &key.single : nullptr, key.parts, accumulators...);
     return Pipeline<In, R>(std::move(stages_));
   }
-  template <class R, class S, class K, class... Acc>
+  template <class R, class S, class K, std::size_t N, class... Acc>
     requires(detail::is_accumulator<Acc> && ...)
-  Pipeline<In, R> group(const agg::GroupKey<S, K>& key, const Acc&... accumulators) const& {
+  Pipeline<In, R> group(const agg::GroupKey<S, K, N>& key, const Acc&... accumulators) const& {
     return Pipeline(*this).template group<R>(key, accumulators...);
   }
   /// `{$group: {_id: null, ...}}`: one group of every document (none if no document).
@@ -413,8 +423,7 @@ class Pipeline {
   /// `{$group: {_id: key, ...}}`: a one-field key (`single`), a compound one (`parts`),
   /// or null (neither).
   template <class... Acc>
-  void write_group(const detail::PathNames* single,
-                   const std::vector<std::pair<std::string_view, detail::PathNames>>& parts,
+  void write_group(const detail::PathNames* single, std::span<const detail::KeyField> parts,
                    const Acc&... accumulators) {
     stages_.add("$group", [&](bson_t* stage, std::string_view op) {
       detail::ChildWriter group(stage, op);
