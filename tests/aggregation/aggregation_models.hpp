@@ -47,13 +47,18 @@ struct PerCustomer {
   std::int64_t points = 0;
   double weight = 0;
   double avg_items = 0;
-  std::optional<odm::Decimal> avg_spent;
   std::int32_t fewest = 0;
   std::int32_t most = 0;
   std::string first_status;
   std::string last_status;
   std::vector<std::int32_t> order_ids;
   std::vector<std::string> statuses;
+};
+
+/// $avg of Money amounts: a Decimal (null when the group has no amount).
+struct AverageSpent {
+  std::string id;
+  std::optional<odm::Decimal> average;
 };
 
 /// $group by customer and currency: the report per currency.

@@ -65,7 +65,7 @@ TEST(PipelineTest, GroupWithEveryAccumulator) {
       agg::by(field(&Order::customer)), agg::sum<&PerCustomer::spent>(field(&Order::total)),
       agg::count<&PerCustomer::orders>(), agg::sum<&PerCustomer::items>(field(&Order::items)),
       agg::sum<&PerCustomer::points>(field(&Order::points)), agg::sum<&PerCustomer::weight>(field(&Order::weight)),
-      agg::avg<&PerCustomer::avg_items>(field(&Order::items)), agg::avg<&PerCustomer::avg_spent>(field(&Order::total)),
+      agg::avg<&PerCustomer::avg_items>(field(&Order::items)),
       agg::min<&PerCustomer::fewest>(field(&Order::items)), agg::max<&PerCustomer::most>(field(&Order::items)),
       agg::first<&PerCustomer::first_status>(field(&Order::status)),
       agg::last<&PerCustomer::last_status>(field(&Order::status)),
@@ -74,9 +74,15 @@ TEST(PipelineTest, GroupWithEveryAccumulator) {
   expect_stages(pipeline, R"([{"$group": {"_id": "$customer",
       "spent": {"$sum": "$total.value"}, "orders": {"$sum": 1}, "items": {"$sum": "$items"},
       "points": {"$sum": "$points"}, "weight": {"$sum": "$weight"}, "avg_items": {"$avg": "$items"},
-      "avg_spent": {"$avg": "$total.value"}, "fewest": {"$min": "$items"}, "most": {"$max": "$items"},
+      "fewest": {"$min": "$items"}, "most": {"$max": "$items"},
       "first_status": {"$first": "$status"}, "last_status": {"$last": "$status"},
       "order_ids": {"$push": "$_id"}, "statuses": {"$addToSet": "$status"}}}])");
+}
+
+TEST(PipelineTest, AverageOfMoneyIsOfItsAmount) {
+  const auto pipeline = odm::pipeline<Order>().group<AverageSpent>(
+      agg::by(field(&Order::customer)), agg::avg<&AverageSpent::average>(field(&Order::total)));
+  expect_stages(pipeline, R"([{"$group": {"_id": "$customer", "average": {"$avg": "$total.value"}}}])");
 }
 
 TEST(PipelineTest, GroupByAKeyStruct) {

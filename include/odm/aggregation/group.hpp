@@ -261,7 +261,7 @@ struct GroupKey {
 template <class S, class V, bool A>
 GroupKey<S, V> by(const Path<S, V, A, false>& path) {
   static_assert(!A, "odm: this field lies inside an array: $unwind the array before grouping by it");
-  return {path.names()};
+  return {path.names(), {}};
 }
 
 /// Groups by several fields: `_id: {a: "$f", b: "$g"}`, read into the key struct K (the
