@@ -49,6 +49,19 @@ Order order(std::int32_t id, std::string customer, std::string status, const cha
   return o;
 }
 
+/// Groups what `before` passes on per customer, with every accumulator.
+odm::Pipeline<Order, PerCustomer> per_customer(odm::Pipeline<Order> before) {
+  return std::move(before).group<PerCustomer>(
+      agg::by(field(&Order::customer)), agg::sum<&PerCustomer::spent>(field(&Order::total)),
+      agg::count<&PerCustomer::orders>(), agg::sum<&PerCustomer::items>(field(&Order::items)),
+      agg::sum<&PerCustomer::points>(field(&Order::points)), agg::sum<&PerCustomer::weight>(field(&Order::weight)),
+      agg::avg<&PerCustomer::avg_items>(field(&Order::items)), agg::min<&PerCustomer::fewest>(field(&Order::items)),
+      agg::max<&PerCustomer::most>(field(&Order::items)),
+      agg::first<&PerCustomer::first_status>(field(&Order::status)),
+      agg::last<&PerCustomer::last_status>(field(&Order::status)), agg::push<&PerCustomer::order_ids>(field(&Order::id)),
+      agg::add_to_set<&PerCustomer::statuses>(field(&Order::status)));
+}
+
 class Pipeline : public odm_test::DriverTest {
  protected:
   void SetUp() override {
@@ -128,21 +141,9 @@ TEST_F(Pipeline, UnwindThenGroupTheElements) {
 TEST_F(Pipeline, GroupWithEveryAccumulator) {
   const auto groups =
       orders()
-          .aggregate(odm::pipeline<Order>()
-                         .match(field(&Order::customer) == "ada")
-                         .sort(odm::sort(odm::asc(&Order::id)))
-                         .group<PerCustomer>(
-                             agg::by(field(&Order::customer)), agg::sum<&PerCustomer::spent>(field(&Order::total)),
-                             agg::count<&PerCustomer::orders>(), agg::sum<&PerCustomer::items>(field(&Order::items)),
-                             agg::sum<&PerCustomer::points>(field(&Order::points)),
-                             agg::sum<&PerCustomer::weight>(field(&Order::weight)),
-                             agg::avg<&PerCustomer::avg_items>(field(&Order::items)),
-                             agg::min<&PerCustomer::fewest>(field(&Order::items)),
-                             agg::max<&PerCustomer::most>(field(&Order::items)),
-                             agg::first<&PerCustomer::first_status>(field(&Order::status)),
-                             agg::last<&PerCustomer::last_status>(field(&Order::status)),
-                             agg::push<&PerCustomer::order_ids>(field(&Order::id)),
-                             agg::add_to_set<&PerCustomer::statuses>(field(&Order::status))))
+          .aggregate(per_customer(odm::pipeline<Order>()
+                                      .match(field(&Order::customer) == "ada")
+                                      .sort(odm::sort(odm::asc(&Order::id)))))
           .to_vector();
   ASSERT_EQ(groups.size(), 1u);
   const PerCustomer& ada = groups[0];
@@ -363,21 +364,9 @@ TEST_F(Pipeline, RandomGroupsMatchTheReference) {
 
   const auto groups =
       orders()
-          .aggregate(odm::pipeline<Order>()
-                         .match(field(&Order::items) >= threshold)
-                         .sort(odm::sort(odm::asc(&Order::id)))
-                         .group<PerCustomer>(
-                             agg::by(field(&Order::customer)), agg::sum<&PerCustomer::spent>(field(&Order::total)),
-                             agg::count<&PerCustomer::orders>(), agg::sum<&PerCustomer::items>(field(&Order::items)),
-                             agg::sum<&PerCustomer::points>(field(&Order::points)),
-                             agg::sum<&PerCustomer::weight>(field(&Order::weight)),
-                             agg::avg<&PerCustomer::avg_items>(field(&Order::items)),
-                             agg::min<&PerCustomer::fewest>(field(&Order::items)),
-                             agg::max<&PerCustomer::most>(field(&Order::items)),
-                             agg::first<&PerCustomer::first_status>(field(&Order::status)),
-                             agg::last<&PerCustomer::last_status>(field(&Order::status)),
-                             agg::push<&PerCustomer::order_ids>(field(&Order::id)),
-                             agg::add_to_set<&PerCustomer::statuses>(field(&Order::status)))
+          .aggregate(per_customer(odm::pipeline<Order>()
+                                      .match(field(&Order::items) >= threshold)
+                                      .sort(odm::sort(odm::asc(&Order::id))))
                          .sort(odm::sort(odm::asc(&PerCustomer::id))))
           .to_vector();
 

@@ -20,6 +20,7 @@
 #include <odm/fields/money.hpp>
 #include <odm/query/path.hpp>
 #include <odm/query/projection.hpp>
+#include <odm/query/value.hpp>
 #include <odm/reflect/members.hpp>
 
 #include <array>
@@ -88,15 +89,6 @@ struct avg_of {
                                   std::conditional_t<std::is_same_v<typename sum_of<V>::type, Decimal>, Decimal, double>>;
 };
 
-template <class V>
-struct without_optional {
-  using type = V;
-};
-template <class V>
-struct without_optional<std::optional<V>> {
-  using type = V;
-};
-
 }  // namespace detail
 
 namespace agg {
@@ -121,7 +113,7 @@ namespace detail_checks {
 template <Accumulate Op, auto Into, class V>
 consteval void check_accumulator() {
   using R = odm::detail::into_type_t<Into>;
-  using Base = typename odm::detail::without_optional<V>::type;
+  using Base = odm::detail::strip_optional_t<V>;
   if constexpr (Op == Accumulate::sum) {
     using S = typename odm::detail::sum_of<V>::type;
     static_assert(!std::is_void_v<S>,
@@ -168,7 +160,7 @@ Accumulator<Into, S> accumulate(const Path<S, V, A, false>& path) {
   detail_checks::check_accumulator<Op, Into, V>();
   odm::detail::PathNames names = path.names();
   // A Money is {value, currency}: its sum and average are those of its amount.
-  if constexpr (std::is_same_v<typename odm::detail::without_optional<V>::type, Money> &&
+  if constexpr (std::is_same_v<odm::detail::strip_optional_t<V>, Money> &&
                 (Op == Accumulate::sum || Op == Accumulate::avg))
     names.push("value");
   return {Op, names};

@@ -96,13 +96,13 @@ consteval std::size_t stored_index(std::string_view name) {
 
 /// Whether `index` is among `indices`.
 template <std::size_t N>
-consteval bool among(std::size_t index, const std::array<std::size_t, N>& indices) {
+constexpr bool among(std::size_t index, const std::array<std::size_t, N>& indices) {
   for (std::size_t i : indices)
     if (i == index) return true;
   return false;
 }
 template <std::size_t N>
-consteval bool all_distinct(const std::array<std::size_t, N>& indices) {
+constexpr bool all_distinct(const std::array<std::size_t, N>& indices) {
   for (std::size_t i = 0; i < N; ++i)
     for (std::size_t j = i + 1; j < N; ++j)
       if (indices[i] == indices[j]) return false;
