@@ -509,12 +509,7 @@ const Inputs& inputs() {
   benchmark::ClobberMemory();
 }
 
-struct Case {
-  const char* name;
-  void (*run)(const Inputs&);
-};
-
-constexpr Case cases[] = {
+constexpr BenchCase<Inputs> cases[] = {
     {"encode_product_odm", encode_product_odm},
     {"encode_product_handwritten", encode_product_handwritten_case},
     {"decode_product_odm", decode_product_odm},
@@ -580,51 +575,9 @@ void check_equivalence() {
   }
 }
 
-// ---------------------------------------------------------------------------------------
-// Google Benchmark.
-
-void run_benchmark(benchmark::State& state, void (*run)(const Inputs&)) {
-  const Inputs& in = inputs();
-  for (auto _ : state) run(in);
-}
-
-void register_benchmarks() {
-  for (const Case& c : cases) benchmark::RegisterBenchmark((std::string("BM_") + c.name).c_str(), run_benchmark, c.run);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  const CallgrindMode mode = take_callgrind_flags(argc, argv);
-  const char* callgrind_case = mode.case_name;
-  const long iterations = mode.iterations;
-  const bool list = mode.list_cases;
-
   check_equivalence();
-
-  if (list) {
-    for (const Case& c : cases) std::printf("%s\n", c.name);
-    return 0;
-  }
-  if (callgrind_case != nullptr) {
-    if (iterations < 0) {
-      std::fprintf(stderr, "codec_bench: --callgrind-case needs --iterations=N (N >= 0)\n");
-      return 2;
-    }
-    for (const Case& c : cases) {
-      if (std::strcmp(c.name, callgrind_case) != 0) continue;
-      const Inputs& in = inputs();
-      for (long i = 0; i < iterations; ++i) c.run(in);
-      return 0;
-    }
-    std::fprintf(stderr, "codec_bench: unknown case \"%s\" (see --list-cases)\n", callgrind_case);
-    return 2;
-  }
-
-  register_benchmarks();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return bench_main(argc, argv, "codec_bench", cases, inputs);
 }

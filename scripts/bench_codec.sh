@@ -14,24 +14,28 @@
 # The callgrind profiles stay in BUILD_DIR/callgrind/CASE.out for
 #   callgrind_annotate --inclusive=no BUILD_DIR/callgrind/decode_flat_odm.out
 # Set BENCH_CODEC_SKIP_BUILD=1 to reuse an existing build, BENCH_CODEC_SKIP_TIMING=1 to
-# skip step 2.
+# skip step 2. Another program of benchmarks/ with the same cases (WORKLOAD_odm and
+# WORKLOAD_handwritten) is measured the same way with BENCH_PROGRAM=NAME
+# BENCH_WORKLOADS="WORKLOAD ..." (scripts/bench_pipeline.sh).
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build-bench}
 iterations=${2:-2000}
+program=${BENCH_PROGRAM:-codec_bench}
+workloads=${BENCH_WORKLOADS:-encode_product decode_product encode_flat decode_flat}
 
 command -v valgrind >/dev/null 2>&1 || { echo "bench_codec.sh: valgrind is not installed" >&2; exit 1; }
 
 if [ "${BENCH_CODEC_SKIP_BUILD:-0}" != 1 ]; then
   cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
     -DODM_BUILD_TESTS=OFF -DODM_BUILD_EXAMPLES=OFF -DODM_BUILD_BENCHMARKS=ON >/dev/null
-  cmake --build "$build" --target codec_bench -j2
+  cmake --build "$build" --target "$program" -j2
 fi
-bin=$build/benchmarks/codec_bench
+bin=$build/benchmarks/$program
 [ -x "$bin" ] || { echo "bench_codec.sh: $bin was not built" >&2; exit 1; }
 
-timings=$build/codec_bench_timings.csv
+timings=$build/${program}_timings.csv
 if [ "${BENCH_CODEC_SKIP_TIMING:-0}" != 1 ]; then
   echo "== Google Benchmark (wall-clock; noisy on a shared machine) =="
   # Debian bookworm's Google Benchmark 1.7.1 takes the minimum time as plain seconds
@@ -73,7 +77,7 @@ ratio() {
 echo "== callgrind: instructions per operation ($iterations iterations minus a 0-iteration run) =="
 table=$(
   printf '%-16s %14s %14s %8s   %10s %10s %8s\n' case "odm Ir/op" "hand Ir/op" ratio "odm ns/op" "hand ns/op" ratio
-  for workload in encode_product decode_product encode_flat decode_flat; do
+  for workload in $workloads; do
     if ! "$bin" --list-cases | grep -qx "${workload}_odm"; then
       printf '%-16s %14s\n' "$workload" "(not built: odm/fields/money.hpp missing)"
       continue

@@ -331,8 +331,12 @@ FilterExpr negation(const FilterExpr& operand) {
 
 Document write_filter(const FilterExpr& filter) {
   Document out;
-  if (filter) write_into(out.get_mutable(), *filter);
+  append_filter(out.get_mutable(), filter);
   return out;
+}
+
+void append_filter(bson_t* out, const FilterExpr& filter) {
+  if (filter) write_into(out, *filter);
 }
 
 // ---- updates -------------------------------------------------------------------------
@@ -450,6 +454,13 @@ Document SortExpr::write() const {
   Document out;
   append_sort_keys(out.get_mutable(), keys);
   return out;
+}
+
+void SortExpr::write_into(bson_t* out) const {
+  if (opaque)
+    check_append(bson_concat(out, opaque->get()));
+  else
+    append_sort_keys(out, keys);
 }
 
 }  // namespace odm::detail

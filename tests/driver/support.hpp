@@ -65,6 +65,8 @@ enum class Capability {
   hint_checks,              // a hint naming no index is refused (BadValue, 2)
   unacknowledged_writes,    // a write with w: 0 (OP_MSG moreToCome) is applied
   not_through_arrays,       // $not on a path through an array of documents, as MongoDB's manual says
+  set_stage,                // the $set aggregation stage (MongoDB 4.2's alias of $addFields)
+  decimal_average,          // $avg of Decimal128 values is a Decimal128
 };
 
 struct EngineGap {
@@ -116,6 +118,12 @@ inline constexpr EngineGap engine_gaps[] = {
     {Engine::mongo_java_server, Capability::first_batch_of_101,
      "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
      "(https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches)"},
+    {Engine::mongo_java_server, Capability::set_stage,
+     "it has no $set stage (error 40324, 'Unrecognized pipeline stage name'), which MongoDB 4.2 added as an alias "
+     "of $addFields (https://www.mongodb.com/docs/manual/reference/operator/aggregation/set/)"},
+    {Engine::mongo_java_server, Capability::decimal_average,
+     "its $avg of Decimal128 values is a double; MongoDB's average of decimals is a Decimal128 "
+     "(https://www.mongodb.com/docs/manual/reference/operator/aggregation/avg/)"},
 };
 
 /// Why `engine` cannot run a test that needs `capability`, or nullopt when it can.

@@ -50,6 +50,15 @@ namespace odm {
 
 namespace detail {
 
+/// A typed aggregation pipeline (odm::Pipeline, a layer above this one): its input and
+/// output types, and its stages as a BSON array.
+template <class P>
+concept typed_pipeline = requires(const P& pipeline) {
+  typename P::input_type;
+  typename P::output_type;
+  { pipeline.bson() } -> std::same_as<const Document&>;
+};
+
 /// Reads the value of `{_id: value}`.
 template <class Id>
 Id decode_id(const Document& holder) {
@@ -376,6 +385,17 @@ class Collection {
                       const AggregateOptions<T>& options = {}) const {
     return Cursor<R>(core_.aggregate(session.state(), detail::make_pipeline(stages), spec(options)), core_);
   }
+  /// Runs a typed pipeline (odm/aggregation/pipeline.hpp) over this collection's
+  /// documents; each result is read as the pipeline's last output type.
+  template <detail::typed_pipeline P>
+  Cursor<typename P::output_type> aggregate(const P& pipeline, const AggregateOptions<T>& options = {}) const {
+    return aggregate_typed(nullptr, pipeline, options);
+  }
+  template <detail::typed_pipeline P>
+  Cursor<typename P::output_type> aggregate(Session& session, const P& pipeline,
+                                            const AggregateOptions<T>& options = {}) const {
+    return aggregate_typed(session.state(), pipeline, options);
+  }
   /// The same with the pipeline as one BSON document: an array of stages or `{pipeline: [...]}`.
   template <cursor_value R = Document>
   Cursor<R> aggregate_raw(const Document& pipeline, const AggregateOptions<T>& options = {}) const {
@@ -483,6 +503,17 @@ class Collection {
   }
 
  private:
+  template <class P>
+  Cursor<typename P::output_type> aggregate_typed(detail::SessionState* session, const P& pipeline,
+                                                  const AggregateOptions<T>& options) const {
+    static_assert(std::is_same_v<typename P::input_type, T>,
+                  "odm: this pipeline starts from another model than the collection's documents; start it with "
+                  "odm::pipeline<Model>() of this collection's model");
+    static_assert(cursor_value<typename P::output_type>,
+                  "odm: a pipeline's last stage passes on a type a cursor cannot read; end it with a stage whose "
+                  "output is a plain struct (or odm::Document)");
+    return Cursor<typename P::output_type>(core_.aggregate(session, pipeline.bson(), spec(options)), core_);
+  }
   template <class Options>
   static const auto& spec(const Options& options) noexcept {
     return detail::OptionsAccess::spec(options);

@@ -80,6 +80,8 @@ FilterExpr negation(const FilterExpr& operand);
 
 /// The filter as MongoDB takes it.
 Document write_filter(const FilterExpr& filter);
+/// The same, appended to a document being written (a pipeline's `$match` stage).
+void append_filter(bson_t* out, const FilterExpr& filter);
 /// Appends `filter` as the condition `$elemMatch` and `$pull` take: conditions on the
 /// element itself in the operator form `{$gte: 80, $lt: 85}`, conditions on the fields of
 /// a document element as a filter. Throws odm::ValueError for what that cannot express.
@@ -132,6 +134,10 @@ struct SortExpr {
   std::optional<Document> opaque;
 
   Document write() const;
+  /// The same, appended to a document being written (a pipeline's `$sort` stage).
+  void write_into(bson_t* out) const;
+  /// Whether it names no key (MongoDB refuses such a `$sort` stage).
+  bool empty() const noexcept { return opaque ? opaque->empty() : keys.empty(); }
 };
 
 /// Appends `{key: direction, ...}` in order: a sort, or the `$sort` of a `$push`.

@@ -1,0 +1,113 @@
+// The non-template half of the typed pipeline (include/odm/aggregation/): writing stages.
+
+#include <odm/aggregation/group.hpp>
+#include <odm/aggregation/pipeline.hpp>
+
+#include <string>
+
+namespace odm::detail {
+
+std::string field_reference(const PathNames& names) { return "$" + names.dotted(); }
+
+namespace {
+
+void append_utf8(bson_t* out, std::string_view key, std::string_view value) {
+  check_append(bson_append_utf8(out, key.data(), key_length(key), value.data(), key_length(value)));
+}
+
+/// Appends `key: "$a.b"`, composed on the stack when it is short (it nearly always is).
+void append_field_reference(bson_t* out, std::string_view key, const PathNames& names) {
+  char buffer[128];
+  std::size_t length = 0;
+  const auto put = [&](std::string_view text) {
+    if (length + text.size() <= sizeof buffer) text.copy(buffer + length, text.size());
+    length += text.size();
+  };
+  put("$");
+  for (std::size_t i = 0; i < names.depth; ++i) {
+    if (i > 0) put(".");
+    put(names.names[i]);
+  }
+  if (length <= sizeof buffer)
+    append_utf8(out, key, std::string_view(buffer, length));
+  else
+    append_utf8(out, key, field_reference(names));
+}
+
+std::string_view operator_name(agg::Accumulate op) {
+  switch (op) {
+    case agg::Accumulate::sum: return "$sum";
+    case agg::Accumulate::avg: return "$avg";
+    case agg::Accumulate::min: return "$min";
+    case agg::Accumulate::max: return "$max";
+    case agg::Accumulate::first: return "$first";
+    case agg::Accumulate::last: return "$last";
+    case agg::Accumulate::push: return "$push";
+    case agg::Accumulate::add_to_set: return "$addToSet";
+    case agg::Accumulate::count: return "$sum";  // {$sum: 1}: also on servers before $count (5.0)
+  }
+  return "$sum";
+}
+
+}  // namespace
+
+void StageList::add_document(std::string_view op, const bson_t* document) {
+  add(op, [&](bson_t* stage, std::string_view key) {
+    check_append(bson_append_document(stage, key.data(), key_length(key), document));
+  });
+}
+
+void StageList::add_int64(std::string_view op, std::int64_t value) {
+  add(op, [&](bson_t* stage, std::string_view key) {
+    check_append(bson_append_int64(stage, key.data(), key_length(key), value));
+  });
+}
+
+void StageList::add_string(std::string_view op, std::string_view value) {
+  add(op, [&](bson_t* stage, std::string_view key) { append_utf8(stage, key, value); });
+}
+
+void StageList::add_raw(const Document& stage) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, stage.get()) || !bson_iter_next(&it) || bson_iter_key(&it)[0] != '$' ||
+      bson_iter_next(&it))
+    throw ValueError("odm: a stage written by hand is a document with one field named after the stage ($bucket, "
+                     "...), not " + stage.to_json());
+  char buffer[16];
+  const char* key = nullptr;
+  const std::size_t length = bson_uint32_to_string(count_, &key, buffer, sizeof buffer);
+  check_append(bson_append_document(stages_.get_mutable(), key, static_cast<int>(length), stage.get()));
+  ++count_;
+}
+
+void append_group_key(bson_t* group, const PathNames* single, std::span<const KeyField> parts) {
+  if (single != nullptr) {
+    append_field_reference(group, "_id", *single);
+  } else if (!parts.empty()) {
+    ChildWriter key(group, "_id");
+    for (const KeyField& part : parts) append_field_reference(key.get(), part.name, part.source);
+    key.close();
+  } else {
+    check_append(bson_append_null(group, "_id", 3));
+  }
+}
+
+void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op, const PathNames& source) {
+  ChildWriter accumulator(group, into);
+  const std::string_view name = operator_name(op);
+  if (op == agg::Accumulate::count)
+    check_append(bson_append_int32(accumulator.get(), name.data(), key_length(name), 1));
+  else
+    append_field_reference(accumulator.get(), name, source);
+  accumulator.close();
+}
+
+void append_assignment(bson_t* set, std::string_view into, const std::string& reference, const Document& literal) {
+  if (!reference.empty()) {
+    append_utf8(set, into, reference);
+    return;
+  }
+  check_append(bson_append_document(set, into.data(), key_length(into), literal.get()));
+}
+
+}  // namespace odm::detail

@@ -1,0 +1,157 @@
+// Golden BSON of every stage of the typed pipeline, and the run-time checks of the
+// values a stage takes (the compile-time ones are in tests/compile_fail/pipeline_*.cpp).
+
+#include "aggregation/aggregation_models.hpp"
+
+#include <odm/odm.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+namespace {
+
+using namespace agg_test;
+using odm::field;
+namespace agg = odm::agg;
+
+/// The pipeline's stages equal the array written as (relaxed) Extended JSON, types included.
+template <class P>
+void expect_stages(const P& pipeline, std::string_view stages_json) {
+  odm::Document wrapped;
+  EXPECT_TRUE(bson_append_array(wrapped.get_mutable(), "stages", 6, pipeline.bson().get()));
+  EXPECT_EQ(wrapped.to_canonical_json(),
+            odm::Document::from_json("{\"stages\": " + std::string(stages_json) + "}").to_canonical_json());
+}
+
+TEST(PipelineTest, EmptyPipelineIsAnEmptyArray) {
+  const auto pipeline = odm::pipeline<Order>();
+  EXPECT_EQ(pipeline.size(), 0u);
+  expect_stages(pipeline, "[]");
+}
+
+TEST(PipelineTest, MatchSortSkipLimit) {
+  const auto pipeline = odm::pipeline<Order>()
+                            .match(field(&Order::status) == "paid" && field(&Order::items) > 2)
+                            .sort(odm::sort(odm::desc(&Order::items), odm::asc(&Order::id)))
+                            .skip(5)
+                            .limit(10);
+  expect_stages(pipeline, R"([{"$match": {"status": "paid", "items": {"$gt": 2}}},
+                              {"$sort": {"items": -1, "_id": 1}},
+                              {"$skip": {"$numberLong": "5"}}, {"$limit": {"$numberLong": "10"}}])");
+  static_assert(std::is_same_v<decltype(pipeline)::output_type, Order>);
+}
+
+TEST(PipelineTest, ProjectIntoAStruct) {
+  const auto pipeline = odm::pipeline<Order>().project<OrderSummary>();
+  expect_stages(pipeline, R"([{"$project": {"_id": 1, "status": 1, "items": 1}}])");
+  static_assert(std::is_same_v<decltype(pipeline)::output_type, OrderSummary>);
+}
+
+TEST(PipelineTest, UnwindPassesTheElementOn) {
+  const auto pipeline = odm::pipeline<Order>()
+                            .unwind<&OrderLine::lines>()
+                            .match(field(&OrderLine::lines) / &Line::quantity > 1)
+                            .group<PerSku>(agg::by(field(&OrderLine::lines) / &Line::sku),
+                                           agg::sum<&PerSku::quantity>(field(&OrderLine::lines) / &Line::quantity),
+                                           agg::max<&PerSku::max_price>(field(&OrderLine::lines) / &Line::price));
+  expect_stages(pipeline, R"([{"$unwind": "$lines"}, {"$match": {"lines.quantity": {"$gt": 1}}},
+      {"$group": {"_id": "$lines.sku", "quantity": {"$sum": "$lines.quantity"}, "max_price": {"$max": "$lines.price"}}}])");
+}
+
+TEST(PipelineTest, GroupWithEveryAccumulator) {
+  const auto pipeline = odm::pipeline<Order>().group<PerCustomer>(
+      agg::by(field(&Order::customer)), agg::sum<&PerCustomer::spent>(field(&Order::total)),
+      agg::count<&PerCustomer::orders>(), agg::sum<&PerCustomer::items>(field(&Order::items)),
+      agg::sum<&PerCustomer::points>(field(&Order::points)), agg::sum<&PerCustomer::weight>(field(&Order::weight)),
+      agg::avg<&PerCustomer::avg_items>(field(&Order::items)),
+      agg::min<&PerCustomer::fewest>(field(&Order::items)), agg::max<&PerCustomer::most>(field(&Order::items)),
+      agg::first<&PerCustomer::first_status>(field(&Order::status)),
+      agg::last<&PerCustomer::last_status>(field(&Order::status)),
+      agg::push<&PerCustomer::order_ids>(field(&Order::id)),
+      agg::add_to_set<&PerCustomer::statuses>(field(&Order::status)));
+  expect_stages(pipeline, R"([{"$group": {"_id": "$customer",
+      "spent": {"$sum": "$total.value"}, "orders": {"$sum": 1}, "items": {"$sum": "$items"},
+      "points": {"$sum": "$points"}, "weight": {"$sum": "$weight"}, "avg_items": {"$avg": "$items"},
+      "fewest": {"$min": "$items"}, "most": {"$max": "$items"},
+      "first_status": {"$first": "$status"}, "last_status": {"$last": "$status"},
+      "order_ids": {"$push": "$_id"}, "statuses": {"$addToSet": "$status"}}}])");
+}
+
+TEST(PipelineTest, AverageOfMoneyIsOfItsAmount) {
+  const auto pipeline = odm::pipeline<Order>().group<AverageSpent>(
+      agg::by(field(&Order::customer)), agg::avg<&AverageSpent::average>(field(&Order::total)));
+  expect_stages(pipeline, R"([{"$group": {"_id": "$customer", "average": {"$avg": "$total.value"}}}])");
+}
+
+TEST(PipelineTest, GroupByAKeyStruct) {
+  const auto pipeline = odm::pipeline<Order>()
+                            .group<SpentPerCurrency>(
+                                agg::by(agg::key<&CustomerCurrency::customer>(field(&Order::customer)),
+                                        agg::key<&CustomerCurrency::currency>(agg::currency(field(&Order::total)))),
+                                agg::sum<&SpentPerCurrency::spent>(agg::amount(field(&Order::total))))
+                            .sort(odm::sort(odm::asc(field(&SpentPerCurrency::id) / &CustomerCurrency::customer)));
+  expect_stages(pipeline, R"([{"$group": {"_id": {"customer": "$customer", "currency": "$total.currency"},
+                                          "spent": {"$sum": "$total.value"}}},
+                              {"$sort": {"_id.customer": 1}}])");
+}
+
+TEST(PipelineTest, GroupWithoutKeyIsNull) {
+  const auto pipeline = odm::pipeline<Order>().group<GrandTotal>(agg::count<&GrandTotal::orders>(),
+                                                                 agg::sum<&GrandTotal::items>(field(&Order::items)));
+  expect_stages(pipeline, R"([{"$group": {"_id": null, "orders": {"$sum": 1}, "items": {"$sum": "$items"}}}])");
+}
+
+TEST(PipelineTest, Count) {
+  expect_stages(odm::pipeline<Order>().count<&Counted::orders>(), R"([{"$count": "orders"}])");
+}
+
+TEST(PipelineTest, SetAndAddFields) {
+  const auto set = odm::pipeline<Order>().set<Labelled>(agg::constant<&Labelled::label>(std::string("$not an operator")),
+                                                        agg::assign<&Labelled::copied_points>(field(&Order::points)));
+  expect_stages(set, R"([{"$set": {"label": {"$literal": "$not an operator"}, "copied_points": "$points"}}])");
+  const auto added = odm::pipeline<Order>().add_fields<Labelled>(agg::constant<&Labelled::label>(std::string("x")),
+                                                                 agg::constant<&Labelled::copied_points>(7));
+  expect_stages(added,
+                R"([{"$addFields": {"label": {"$literal": "x"}, "copied_points": {"$literal": {"$numberLong": "7"}}}}])");
+}
+
+TEST(PipelineTest, LookupFollowsTheReference) {
+  const auto pipeline = odm::pipeline<Order>().lookup<&Order::customer, &OrderWithCustomer::buyer>();
+  expect_stages(pipeline, R"([{"$lookup": {"from": "customers", "localField": "customer", "foreignField": "_id",
+                                           "as": "buyer"}}])");
+}
+
+TEST(PipelineTest, RawStageInTheChain) {
+  const auto pipeline = odm::pipeline<Order>()
+                            .match(field(&Order::items) >= 1)
+                            .stage<OrderSummary>(odm::Document::from_json(R"({"$sample": {"size": 2}})"))
+                            .sort(odm::sort(odm::asc(&OrderSummary::items)));
+  expect_stages(pipeline, R"([{"$match": {"items": {"$gte": 1}}}, {"$sample": {"size": 2}}, {"$sort": {"items": 1}}])");
+}
+
+TEST(PipelineTest, BadValuesAreRefusedWhenBuilt) {
+  const auto base = odm::pipeline<Order>();
+  EXPECT_THROW((void)base.limit(0), odm::ValueError);
+  EXPECT_THROW((void)base.limit(-3), odm::ValueError);
+  EXPECT_THROW((void)base.skip(-1), odm::ValueError);
+  EXPECT_THROW((void)base.sort(odm::Sort<Order>{}), odm::ValueError);
+  EXPECT_THROW((void)base.stage<odm::Document>(odm::Document::from_json(R"({"match": {}})")), odm::ValueError);
+  EXPECT_THROW((void)base.stage<odm::Document>(odm::Document::from_json(R"({"$match": {}, "$sort": {"a": 1}})")),
+               odm::ValueError);
+  EXPECT_THROW((void)base.stage<odm::Document>(odm::Document()), odm::ValueError);
+  // A refused stage leaves the pipeline it was added to as it was.
+  EXPECT_EQ(base.size(), 0u);
+}
+
+TEST(PipelineTest, BuildingFromAnLvalueCopies) {
+  const auto matched = odm::pipeline<Order>().match(field(&Order::status) == "paid");
+  const auto a = matched.limit(1);
+  const auto b = matched.skip(1);
+  expect_stages(matched, R"([{"$match": {"status": "paid"}}])");
+  expect_stages(a, R"([{"$match": {"status": "paid"}}, {"$limit": {"$numberLong": "1"}}])");
+  expect_stages(b, R"([{"$match": {"status": "paid"}}, {"$skip": {"$numberLong": "1"}}])");
+}
+
+}  // namespace
