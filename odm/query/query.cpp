@@ -351,8 +351,12 @@ UpdateExpr UpdateExpr::raw(Document document) {
   if (!bson_iter_init(&it, document.get())) throw ValueError("malformed update document");
   while (next(it)) {
     const std::string_view op = key_of(it);
-    if (op.empty() || op.front() != '$' || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      // Not {$op: {path: value}}: kept whole, as written.
+    bson_iter_t fields;
+    if (op.empty() || op.front() != '$' || !BSON_ITER_HOLDS_DOCUMENT(&it) || !bson_iter_recurse(&it, &fields) ||
+        !next(fields)) {
+      // Not {$op: {path: value, ...}}: kept whole, as written. (An operator without paths,
+      // `{$set: {}}`, is kept too: dropped, the update could become `{}`, which MongoDB
+      // reads as a replacement document that erases every field.)
       expr.entries.clear();
       expr.opaque = std::move(document);
       return expr;
