@@ -442,6 +442,24 @@ Document UpdateExpr::write() const {
   return out;
 }
 
+Document UpdateExpr::write_to_send() const {
+  if (!opaque && entries.empty())
+    throw ValueError("the update has no operator: MongoDB would read {} as a replacement document and erase every "
+                     "field but _id");
+  if (opaque) {
+    bson_iter_t it;
+    if (!bson_iter_init(&it, opaque->get())) throw ValueError("malformed update document");
+    while (next(it)) {
+      const std::string_view key = key_of(it);
+      if (key.empty() || key.front() != '$')
+        throw ValueError("the update's `" + std::string(key) +
+                         "` is not an update operator: MongoDB would read the document as a replacement (replace a "
+                         "document with replace_one)");
+    }
+  }
+  return write();
+}
+
 // ---- sorts -----------------------------------------------------------------------------
 
 void append_sort_keys(bson_t* out, const std::vector<std::pair<std::string, Direction>>& keys) {
