@@ -174,7 +174,7 @@ consteval bool options_name_own_members() {
   return []<std::size_t... K>(std::index_sequence<K...>) {
     return (std::is_same_v<typename member_pointer_class<std::remove_cvref_t<
                                decltype(std::get<K>(model_options<T>()).member)>>::type,
-                           T> &&
+                           std::remove_cv_t<T>> &&
             ...);
   }(std::make_index_sequence<option_count<T>>{});
 }
