@@ -270,6 +270,16 @@ TEST(Adversary14Expressions, HandWrittenUpdateIsSentAsWritten) {
               R"({"$inc": {"sold": {"$numberLong": "2"}}, "$set": {"note": null}})");
 }
 
+TEST(Adversary14Expressions, AnUpdateWithoutOperatorsIsNotSendable) {
+  // What a write sends: `{}` or a document of fields would be a replacement to MongoDB.
+  EXPECT_THROW((void)odm::detail::update_to_send(odm::Update<Book>{}), odm::ValueError);
+  EXPECT_THROW((void)odm::detail::update_to_send(odm::Update<Book>::raw(odm::Document::from_json(R"({"title": "t"})"))),
+               odm::ValueError);
+  EXPECT_EQ(odm::detail::update_to_send(odm::Update<Book>::raw(odm::Document::from_json(R"({"$set": {}})"))).to_json(),
+            odm::Document::from_json(R"({"$set": {}})").to_json());
+  EXPECT_EQ(odm::detail::update_to_send(field(&Book::pages).inc(1)).to_json(), field(&Book::pages).inc(1).bson().to_json());
+}
+
 // ---- options typed by the collection's model ------------------------------------------
 
 using query_test::Movie;
