@@ -146,6 +146,50 @@ TEST(Adversary14Members, AnOptionOfTheUsersOwnTravelsInTheTable) {
   SUCCEED();
 }
 
+struct Indexed {
+  std::int64_t id = 0;
+  std::string station;
+  std::vector<Sample> samples;
+  struct odm_model {
+    static constexpr std::string_view collection = "indexed";
+    static constexpr auto fields = odm::fields(odm::rename(&Indexed::station, "st"), odm::rename(&Indexed::samples, "s"));
+    static constexpr auto indexes =
+        odm::indexes(odm::index(odm::key(&Indexed::station, odm::descending), &Indexed::id), odm::index("s.value"));
+  };
+};
+
+TEST(Adversary14Members, IndexPlansUseStoredNames) {
+  const auto plan = odm::index_plan<Indexed>();
+  ASSERT_EQ(plan.size(), 2U);
+  EXPECT_EQ(plan[0].keys.to_canonical_json(), canonical(R"({"st": -1, "_id": 1})"));
+  EXPECT_EQ(plan[0].name, "st_-1__id_1");
+  EXPECT_EQ(plan[1].keys.to_canonical_json(), canonical(R"({"s.value": 1})"));
+}
+
+struct Part {
+  std::int64_t id = 0;
+};
+struct PartLine {
+  odm::Ref<Part> part;
+  odm::RefMany<Part> spares;
+  std::int32_t qty = 0;
+};
+struct Assembly {
+  std::int64_t id = 0;
+  std::vector<PartLine> lines;
+};
+
+TEST(Adversary14Members, ReferencesInsideElementConditionsAreQueriedAsTheirIds) {
+  // Issue 14, item 6: Element::operator/ applies the query view that Path::operator/ does.
+  EXPECT_BSON(field(&Assembly::lines) / &PartLine::part == std::int64_t{5}, R"({"lines.part": {"$numberLong": "5"}})");
+  EXPECT_BSON(field(&Assembly::lines).elem_match([](auto l) {
+    return l / &PartLine::part == std::int64_t{5} && (l / &PartLine::spares).size(2);
+  }),
+              R"({"lines": {"$elemMatch": {"part": {"$numberLong": "5"}, "spares": {"$size": 2}}}})");
+  EXPECT_BSON(field(&Assembly::lines).pull([](auto l) { return (l / &PartLine::spares) == std::int64_t{6}; }),
+              R"({"$pull": {"lines": {"spares": {"$numberLong": "6"}}}})");
+}
+
 // ---- item 2: typed expressions --------------------------------------------------------
 
 using query_test::Book;
