@@ -4,6 +4,7 @@
 // written back, and typed expressions on renamed members and a user codec's kind reaching
 // the documents they name.
 
+#include "session_support.hpp"
 #include "support.hpp"
 
 #include <odm/odm.hpp>
@@ -180,6 +181,40 @@ TEST_F(Adversary14, ASubsetReadWithMoreThanNItemsCanBeWrittenBack) {
   ASSERT_EQ(read.top.size(), 3U);
   EXPECT_NO_THROW((void)products.replace_one(field(&Product::id) == 1, read));
   EXPECT_EQ(products.find_one(field(&Product::id) == 1).value().top.size(), 3U);
+}
+
+class Adversary14Labels : public odm_test::FailPointTest {};
+
+TEST_F(Adversary14Labels, ServerErrorsOfReadsWritesAndBulkWritesCarryTheirLabels) {
+  // Issue 14, item 5: one base (ReplyError) reads the labels of every server error.
+  auto coll = client_->database(db_name_).collection<Stock>("stock");
+  coll.insert_one(Stock{1, "s", {}, {}, {}});
+  const auto check = [&](const char* command, const char* operation, auto&& run) {
+    SCOPED_TRACE(command);
+    fail_point(R"({"times": 1})", std::string(R"({"failCommands": [")") + command +
+                                      R"("], "errorCode": 2, "errorLabels": ["OdmProbeLabel"]})");
+    try {
+      run();
+      ADD_FAILURE() << "the fail point's error was not reported";
+    } catch (const odm::ReplyError& error) {
+      EXPECT_TRUE(error.has_label("OdmProbeLabel")) << error.raw_reply().to_json();
+      EXPECT_FALSE(error.has_label("OdmProbe"));
+      const auto* server = dynamic_cast<const odm::ServerError*>(&error);
+      ASSERT_NE(server, nullptr) << error.what();
+      EXPECT_EQ(server->code(), 2);
+      // The message starts with the operation and names the collection.
+      EXPECT_EQ(std::string(error.what()).rfind(operation, 0), 0U) << error.what();
+      EXPECT_NE(std::string(error.what()).find(db_name_ + ".stock"), std::string::npos) << error.what();
+    }
+  };
+  check("find", "find", [&] { (void)coll.find_one(field(&Stock::id) == 1); });
+  check("update", "update", [&] { (void)coll.update_one(field(&Stock::id) == 1, field(&Stock::temp).set(Celsius{1})); });
+  check("findAndModify", "find", [&] {
+    (void)coll.find_one_and_update(field(&Stock::id) == 1, field(&Stock::temp).set(Celsius{1}));
+  });
+  check("delete", "delete", [&] { (void)coll.delete_one(field(&Stock::id) == 5); });
+  check("aggregate", "count", [&] { (void)coll.count(field(&Stock::id) == 1); });
+  check("insert", "bulk write", [&] { (void)coll.bulk_write().insert_one(Stock{2, "t", {}, {}, {}}).execute(); });
 }
 
 }  // namespace
