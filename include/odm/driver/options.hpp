@@ -9,6 +9,7 @@
 
 #include <odm/bson/codec.hpp>
 #include <odm/bson/document.hpp>
+#include <odm/bson/members.hpp>
 #include <odm/driver/concerns.hpp>
 #include <odm/driver/errors.hpp>
 #include <odm/query/expression.hpp>
@@ -525,6 +526,26 @@ class BulkWriteOptions
   }
 };
 
+namespace detail {
+/// Whether a document projected onto Result's fields decodes as Model: every member of
+/// Model that Result does not name may be absent (find_one_and_* return a Model).
+template <class Model, class Result>
+consteval bool projection_reads_as_model() {
+  if constexpr (std::is_same_v<Model, Result>) {
+    return true;
+  } else {
+    bool reads = true;
+    members<Model>::for_each([&](auto member) {
+      using Member = decltype(member);
+      bool named = false;
+      members<Result>::for_each([&](auto kept) { named = named || decltype(kept)::name == Member::name; });
+      if (!named && Member::when_absent == Absent::refused) reads = false;
+    });
+    return reads;
+  }
+}
+}  // namespace detail
+
 /// What find_one_and_update/_replace/_delete share: which document when several match,
 /// and the fields to return.
 template <class Derived, class T>
@@ -543,9 +564,15 @@ class FindAndModifyOptions
     this->template refuse_sort<Other>();
     return this->self();
   }
-  /// The fields of the returned document: odm::projection<T, T>() or raw.
+  /// The fields of the returned document, which is read as a T: odm::projection<T, Result>()
+  /// where Result names every member of T that cannot be absent, or raw.
   template <class Result>
   Derived& projection(const Projection<T, Result>& projection) {
+    static_assert(detail::projection_reads_as_model<T, Result>(),
+                  "odm: find_one_and_update/_replace/_delete return the collection's model, but this projection "
+                  "leaves out a member the model requires (the write would be applied, then the returned document "
+                  "refused); keep every required member (the id too) in the projection struct, or make the others "
+                  "std::optional or odm::defaulted");
     this->spec_.projection = projection.bson();
     return this->self();
   }
