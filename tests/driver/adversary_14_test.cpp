@@ -4,6 +4,7 @@
 // written back, and typed expressions on renamed members and a user codec's kind reaching
 // the documents they name.
 
+#include "celsius.hpp"
 #include "session_support.hpp"
 #include "support.hpp"
 
@@ -17,26 +18,9 @@
 #include <vector>
 
 namespace adversary_14_itest {
-
-struct Celsius {
-  double degrees = 0;
-};
-
-}  // namespace adversary_14_itest
-
-template <>
-struct odm::codec<adversary_14_itest::Celsius> {
-  using kind = odm::kind_of<double>;
-  static void encode(bson_t* parent, std::string_view key, const adversary_14_itest::Celsius& value) {
-    odm::codec<double>::encode(parent, key, value.degrees);
-  }
-  static void decode(const bson_iter_t& it, adversary_14_itest::Celsius& out) {
-    odm::codec<double>::decode(it, out.degrees);
-  }
-};
-
-namespace adversary_14_itest {
 namespace {
+
+using odm_test::Celsius;
 
 using odm::field;
 using odm_test::json;
@@ -179,7 +163,7 @@ TEST_F(Adversary14, FindOneAndModifyWithAProjectionReturnsWhatItWrote) {
                                                      .return_document(odm::ReturnDocument::after)
                                                      .projection(odm::projection<Stock, Stock>()));
   ASSERT_TRUE(found.has_value());
-  EXPECT_EQ(found->temp.degrees, 4);
+  EXPECT_EQ(found->temp.value, 4);
   EXPECT_EQ(found->name, "north");
 }
 
