@@ -355,8 +355,12 @@ UpdateExpr UpdateExpr::raw(Document document) {
   if (!bson_iter_init(&it, document.get())) throw ValueError("malformed update document");
   while (next(it)) {
     const std::string_view op = key_of(it);
-    if (op.empty() || op.front() != '$' || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      // Not {$op: {path: value}}: kept whole, as written.
+    bson_iter_t fields;
+    if (op.empty() || op.front() != '$' || !BSON_ITER_HOLDS_DOCUMENT(&it) || !bson_iter_recurse(&it, &fields) ||
+        !next(fields)) {
+      // Not {$op: {path: value, ...}}: kept whole, as written. (An operator without paths,
+      // `{$set: {}}`, is kept too: dropped, the update could become `{}`, which MongoDB
+      // reads as a replacement document that erases every field.)
       expr.entries.clear();
       expr.opaque = std::move(document);
       return expr;
@@ -440,6 +444,24 @@ Document UpdateExpr::write() const {
     fields.close();
   }
   return out;
+}
+
+Document UpdateExpr::write_to_send() const {
+  if (!opaque && entries.empty())
+    throw ValueError("the update has no operator: MongoDB would read {} as a replacement document and erase every "
+                     "field but _id");
+  if (opaque) {
+    bson_iter_t it;
+    if (!bson_iter_init(&it, opaque->get())) throw ValueError("malformed update document");
+    while (next(it)) {
+      const std::string_view key = key_of(it);
+      if (key.empty() || key.front() != '$')
+        throw ValueError("the update's `" + std::string(key) +
+                         "` is not an update operator: MongoDB would read the document as a replacement (replace a "
+                         "document with replace_one)");
+    }
+  }
+  return write();
 }
 
 // ---- sorts -----------------------------------------------------------------------------

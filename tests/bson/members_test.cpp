@@ -2,6 +2,7 @@
 // the model (names, options) and from the member type's codec (kind, relation, absence),
 // and read the same way by every layer.
 
+#include "celsius.hpp"
 #include "test_support.hpp"
 
 #include <odm/index/stored_path.hpp>
@@ -15,25 +16,7 @@
 
 namespace members_test {
 
-/// A user's type with its own codec: a temperature kept as a double.
-struct Celsius {
-  double value = 0;
-  friend bool operator==(const Celsius&, const Celsius&) = default;
-};
-
-}  // namespace members_test
-
-template <>
-struct odm::codec<members_test::Celsius> {
-  // double: temperatures are measurements, not exact amounts.
-  using kind = odm::kind_of<double>;
-  static void encode(bson_t* parent, std::string_view key, const members_test::Celsius& c) {
-    odm::codec<double>::encode(parent, key, c.value);
-  }
-  static void decode(const bson_iter_t& it, members_test::Celsius& out) { odm::codec<double>::decode(it, out.value); }
-};
-
-namespace members_test {
+using odm_test::Celsius;
 
 /// An option of the user's own: the table carries it for the member it names.
 template <class T, class M>

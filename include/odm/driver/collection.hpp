@@ -219,10 +219,12 @@ class BulkWrite {
   /// a comment, time limit or write concern belongs to the whole bulk write
   /// (BulkWriteOptions): set here, it throws ConfigurationError.
   BulkWrite& update_one(const Filter<T>& filter, const Update<T>& update, const UpdateOptions<T>& options = {}) {
-    return push(detail::BulkOperation::Kind::update_one, filter.bson(), update.bson(), statement(options));
+    return push(detail::BulkOperation::Kind::update_one, filter.bson(), detail::update_to_send(update),
+                statement(options));
   }
   BulkWrite& update_many(const Filter<T>& filter, const Update<T>& update, const UpdateOptions<T>& options = {}) {
-    return push(detail::BulkOperation::Kind::update_many, filter.bson(), update.bson(), statement(options));
+    return push(detail::BulkOperation::Kind::update_many, filter.bson(), detail::update_to_send(update),
+                statement(options));
   }
   BulkWrite& replace_one(const Filter<T>& filter, const T& replacement, const ReplaceOptions<T>& options = {}) {
     return push(detail::keeps_unknown_fields<T> ? detail::BulkOperation::Kind::replace_one
@@ -421,20 +423,22 @@ class Collection {
   /// Applies `update` to the first document matching `filter`, atomically.
   UpdateResult<id_type> update_one(const Filter<T>& filter, const Update<T>& update,
                                    const UpdateOptions<T>& options = {}) {
-    return update_in(nullptr, detail::UpdateKind::one, filter.bson(), update.bson(), spec(options));
+    return update_in(nullptr, detail::UpdateKind::one, filter.bson(), detail::update_to_send(update), spec(options));
   }
   UpdateResult<id_type> update_one(Session& session, const Filter<T>& filter, const Update<T>& update,
                                    const UpdateOptions<T>& options = {}) {
-    return update_in(session.state(), detail::UpdateKind::one, filter.bson(), update.bson(), spec(options));
+    return update_in(session.state(), detail::UpdateKind::one, filter.bson(), detail::update_to_send(update),
+                     spec(options));
   }
   /// Applies `update` to every document matching `filter`.
   UpdateResult<id_type> update_many(const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
-    return update_in(nullptr, detail::UpdateKind::many, filter.bson(), update.bson(), spec(options));
+    return update_in(nullptr, detail::UpdateKind::many, filter.bson(), detail::update_to_send(update), spec(options));
   }
   UpdateResult<id_type> update_many(Session& session, const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
-    return update_in(session.state(), detail::UpdateKind::many, filter.bson(), update.bson(), spec(options));
+    return update_in(session.state(), detail::UpdateKind::many, filter.bson(), detail::update_to_send(update),
+                     spec(options));
   }
 
   // ---- delete -------------------------------------------------------------------
@@ -460,12 +464,12 @@ class Collection {
   /// applied (the same for _replace and _delete).
   std::optional<T> find_one_and_update(const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
-    const Document document = update.bson();
+    const Document document = detail::update_to_send(update);
     return modify_in(nullptr, filter, &document, spec(options));
   }
   std::optional<T> find_one_and_update(Session& session, const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
-    const Document document = update.bson();
+    const Document document = detail::update_to_send(update);
     return modify_in(session.state(), filter, &document, spec(options));
   }
   std::optional<T> find_one_and_replace(const Filter<T>& filter, const T& replacement,

@@ -28,7 +28,7 @@ namespace odm {
 
 namespace detail {
 /// Refuses a string an option would send that is not UTF-8 (BSON strings are UTF-8),
-/// naming the option; `what` is e.g. "odm: collation: the locale".
+/// naming the option; `what` is e.g. "collation: the locale".
 inline void check_option_text(std::string_view text, std::string_view what) {
   if (!is_valid_utf8(text.data(), text.size())) throw ConfigurationError(std::string(what) + " is not valid UTF-8");
 }
@@ -59,14 +59,14 @@ class ReadPreference {
   /// The tag sets a member must match, in order of preference. Not allowed with `primary`.
   ReadPreference& tag_sets(std::vector<TagSet> sets) {
     if (mode_ == ReadMode::primary && !sets.empty())
-      throw ConfigurationError("odm: read preference: tag sets cannot be combined with mode primary");
+      throw ConfigurationError("read preference: tag sets cannot be combined with mode primary");
     for (const TagSet& set : sets)
       for (const auto& [name, value] : set) {
         // A tag name is a BSON key: a NUL would cut it short.
         if (name.empty() || name.find('\0') != std::string::npos)
-          throw ConfigurationError("odm: read preference: a tag name is empty or contains a NUL character");
-        detail::check_option_text(name, "odm: read preference: a tag name");
-        detail::check_option_text(value, "odm: read preference: the value of tag \"" + name + "\"");
+          throw ConfigurationError("read preference: a tag name is empty or contains a NUL character");
+        detail::check_option_text(name, "read preference: a tag name");
+        detail::check_option_text(value, "read preference: the value of tag \"" + name + "\"");
       }
     tag_sets_ = std::move(sets);
     return *this;
@@ -75,9 +75,9 @@ class ReadPreference {
   /// At least 90 s; not allowed with `primary`.
   ReadPreference& max_staleness(std::chrono::seconds bound) {
     if (mode_ == ReadMode::primary)
-      throw ConfigurationError("odm: read preference: maxStalenessSeconds cannot be combined with mode primary");
+      throw ConfigurationError("read preference: maxStalenessSeconds cannot be combined with mode primary");
     if (bound < smallest_max_staleness)
-      throw ConfigurationError("odm: read preference: maxStalenessSeconds must be at least 90, not " +
+      throw ConfigurationError("read preference: maxStalenessSeconds must be at least 90, not " +
                                std::to_string(bound.count()));
     max_staleness_ = bound;
     return *this;
@@ -130,7 +130,7 @@ class WriteConcern {
   }
   /// `w: n`, acknowledged by n members (0: unacknowledged, nothing is confirmed).
   static WriteConcern nodes(std::int32_t n) {
-    if (n < 0) throw ConfigurationError("odm: write concern: w must be at least 0, not " + std::to_string(n));
+    if (n < 0) throw ConfigurationError("write concern: w must be at least 0, not " + std::to_string(n));
     WriteConcern concern;
     concern.w_ = n;
     return concern;
@@ -139,8 +139,8 @@ class WriteConcern {
   static WriteConcern unacknowledged() { return nodes(0); }
   /// `w: "<name>"`: the members of a custom write concern the replica set defines.
   static WriteConcern tagged(std::string name) {
-    if (name.empty()) throw ConfigurationError("odm: write concern: the name of a tagged write concern is empty");
-    detail::check_option_text(name, "odm: write concern: the name of a tagged write concern");
+    if (name.empty()) throw ConfigurationError("write concern: the name of a tagged write concern is empty");
+    detail::check_option_text(name, "write concern: the name of a tagged write concern");
     if (name == "majority") return majority();
     WriteConcern concern;
     concern.w_ = std::move(name);
@@ -150,7 +150,7 @@ class WriteConcern {
   /// `j`: wait until the write is in the journal. Not allowed with `w: 0`.
   WriteConcern& journal(bool value = true) {
     if (value && unacknowledged_w())
-      throw ConfigurationError("odm: write concern: j: true cannot be combined with w: 0");
+      throw ConfigurationError("write concern: j: true cannot be combined with w: 0");
     journal_ = value;
     return *this;
   }
@@ -158,7 +158,7 @@ class WriteConcern {
   /// (the write itself stays applied). Zero means no limit; negative is an error.
   WriteConcern& timeout(std::chrono::milliseconds limit) {
     if (limit.count() < 0)
-      throw ConfigurationError("odm: write concern: wtimeout must not be negative, not " +
+      throw ConfigurationError("write concern: wtimeout must not be negative, not " +
                                std::to_string(limit.count()));
     timeout_ = limit;
     return *this;
@@ -189,13 +189,13 @@ class WriteConcern {
 class Collation {
  public:
   explicit Collation(std::string locale) : locale_(std::move(locale)) {
-    if (locale_.empty()) throw ConfigurationError("odm: collation: the locale is empty");
-    detail::check_option_text(locale_, "odm: collation: the locale");
+    if (locale_.empty()) throw ConfigurationError("collation: the locale is empty");
+    detail::check_option_text(locale_, "collation: the locale");
   }
   /// 1 (base letters) to 5 (identical); the server's default is 3.
   Collation& strength(std::int32_t level) {
     if (level < 1 || level > 5)
-      throw ConfigurationError("odm: collation: strength must be 1 to 5, not " + std::to_string(level));
+      throw ConfigurationError("collation: strength must be 1 to 5, not " + std::to_string(level));
     strength_ = level;
     return *this;
   }

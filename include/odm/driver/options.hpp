@@ -9,6 +9,7 @@
 
 #include <odm/bson/codec.hpp>
 #include <odm/bson/document.hpp>
+#include <odm/bson/members.hpp>
 #include <odm/driver/concerns.hpp>
 #include <odm/driver/errors.hpp>
 #include <odm/query/expression.hpp>
@@ -268,7 +269,7 @@ class OperationOptions {
  public:
   /// A comment the server records with the command (logs, profiler, currentOp).
   Derived& comment(std::string text) {
-    detail::check_option_text(text, "odm: the comment");
+    detail::check_option_text(text, "the comment");
     spec_.comment = std::move(text);
     return self();
   }
@@ -279,7 +280,7 @@ class OperationOptions {
   {
     // maxTimeMS is a 32-bit count: MongoDB refuses a larger one ("maxTimeMS out of range").
     if (limit.count() < 0 || limit.count() > std::numeric_limits<std::int32_t>::max())
-      throw ConfigurationError("odm: max_time must be between 0 and 2147483647 ms (maxTimeMS), not " +
+      throw ConfigurationError("max_time must be between 0 and 2147483647 ms (maxTimeMS), not " +
                                std::to_string(limit.count()) + " ms");
     spec_.max_time = limit;
     return self();
@@ -311,7 +312,7 @@ class OperationOptions {
   Derived& hint(std::string index_name)
     requires((takes & detail::takes_hint) != 0)
   {
-    detail::check_option_text(index_name, "odm: the hint (an index name)");
+    detail::check_option_text(index_name, "the hint (an index name)");
     spec_.hint = Document();
     detail::check_append(bson_append_utf8(spec_.hint.get_mutable(), "hint", 4, index_name.data(),
                                           static_cast<int>(index_name.size())));
@@ -392,7 +393,7 @@ class FindOptions
   }
   /// Documents to skip; not negative (MongoDB refuses a negative skip).
   FindOptions& skip(std::int64_t count) {
-    this->spec_.skip = detail::not_negative(count, "odm: FindOptions::skip");
+    this->spec_.skip = detail::not_negative(count, "FindOptions::skip");
     return *this;
   }
   /// The most documents to return; 0 is no limit, and a negative limit asks for one
@@ -404,7 +405,7 @@ class FindOptions
   /// Documents per batch (the first reply and each getMore). Server default: 101 first;
   /// 0 is the default, negative is refused.
   FindOptions& batch_size(std::int32_t count) {
-    this->spec_.batch_size = detail::not_negative(count, "odm: FindOptions::batch_size");
+    this->spec_.batch_size = detail::not_negative(count, "FindOptions::batch_size");
     return *this;
   }
 
@@ -421,14 +422,14 @@ class CountOptions
  public:
   /// Matches to skip before counting; not negative.
   CountOptions& skip(std::int64_t count) {
-    this->spec_.skip = detail::not_negative(count, "odm: CountOptions::skip");
+    this->spec_.skip = detail::not_negative(count, "CountOptions::skip");
     return *this;
   }
   /// Count at most this many; at least 1 (the count runs `$limit`, which takes a positive
   /// number; leave it unset for no limit).
   CountOptions& limit(std::int64_t count) {
     if (count < 1)
-      throw ConfigurationError("odm: CountOptions::limit must be at least 1 (leave it unset for no limit), not " +
+      throw ConfigurationError("CountOptions::limit must be at least 1 (leave it unset for no limit), not " +
                                std::to_string(count));
     this->spec_.limit = count;
     return *this;
@@ -444,7 +445,7 @@ class AggregateOptions
  public:
   /// Documents per batch of the result cursor (the first reply and each getMore).
   AggregateOptions& batch_size(std::int32_t count) {
-    this->spec_.batch_size = detail::not_negative(count, "odm: AggregateOptions::batch_size");
+    this->spec_.batch_size = detail::not_negative(count, "AggregateOptions::batch_size");
     return *this;
   }
   /// Let stages that exceed their memory limit write temporary files.
@@ -525,6 +526,26 @@ class BulkWriteOptions
   }
 };
 
+namespace detail {
+/// Whether a document projected onto Result's fields decodes as Model: every member of
+/// Model that Result does not name may be absent (find_one_and_* return a Model).
+template <class Model, class Result>
+consteval bool projection_reads_as_model() {
+  if constexpr (std::is_same_v<Model, Result>) {
+    return true;
+  } else {
+    bool reads = true;
+    members<Model>::for_each([&](auto member) {
+      using Member = decltype(member);
+      bool named = false;
+      members<Result>::for_each([&](auto kept) { named = named || decltype(kept)::name == Member::name; });
+      if (!named && Member::when_absent == Absent::refused) reads = false;
+    });
+    return reads;
+  }
+}
+}  // namespace detail
+
 /// What find_one_and_update/_replace/_delete share: which document when several match,
 /// and the fields to return.
 template <class Derived, class T>
@@ -543,9 +564,15 @@ class FindAndModifyOptions
     this->template refuse_sort<Other>();
     return this->self();
   }
-  /// The fields of the returned document: odm::projection<T, T>() or raw.
+  /// The fields of the returned document, which is read as a T: odm::projection<T, Result>()
+  /// where Result names every member of T that cannot be absent, or raw.
   template <class Result>
   Derived& projection(const Projection<T, Result>& projection) {
+    static_assert(detail::projection_reads_as_model<T, Result>(),
+                  "odm: find_one_and_update/_replace/_delete return the collection's model, but this projection "
+                  "leaves out a member the model requires (the write would be applied, then the returned document "
+                  "refused); keep every required member (the id too) in the projection struct, or make the others "
+                  "std::optional or odm::defaulted");
     this->spec_.projection = projection.bson();
     return this->self();
   }

@@ -47,12 +47,18 @@ class ChildCounts {
   std::int64_t of(const id_type& id) const {
     const std::uint32_t slot = gathered_.slot_of(detail::reference_key(id));
     if (slot == detail::GatheredIds<key_type>::none)
-      throw ValueError("odm::ChildCounts::of: the parent " + detail::describe_id(detail::ReferenceId(detail::reference_key(id))) +
+      throw ValueError("ChildCounts::of: the parent " + detail::describe_id(detail::ReferenceId(detail::reference_key(id))) +
                        " was not in the page whose children were counted");
     return counts_[slot];
   }
   /// The count of the page's i-th parent (duplicates in the page included).
-  std::int64_t operator[](std::size_t i) const { return counts_[gathered_.slots.at(i)]; }
+  /// Throws odm::UsageError past the end of the page.
+  std::int64_t operator[](std::size_t i) const {
+    if (i >= gathered_.slots.size())
+      throw UsageError("ChildCounts[" + std::to_string(i) + "]: the page has " +
+                       std::to_string(gathered_.slots.size()) + " parents");
+    return counts_[gathered_.slots[i]];
+  }
   /// The page's size, duplicates included.
   std::size_t size() const noexcept { return gathered_.slots.size(); }
   bool empty() const noexcept { return gathered_.slots.empty(); }

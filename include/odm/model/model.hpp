@@ -158,6 +158,47 @@ consteval auto compute_stored_names() {
   return names;
 }
 
+/// The struct a member pointer belongs to.
+template <class Pointer>
+struct member_pointer_class;
+template <class C, class M>
+struct member_pointer_class<M C::*> {
+  using type = C;
+};
+
+/// Whether every option of T's model names a member of T itself: `member_index` of a
+/// pointer into another struct is a position in that struct, which would silently apply
+/// the option to whichever member of T sits there.
+template <class T>
+consteval bool options_name_own_members() {
+  return []<std::size_t... K>(std::index_sequence<K...>) {
+    return (std::is_same_v<typename member_pointer_class<std::remove_cvref_t<
+                               decltype(std::get<K>(model_options<T>()).member)>>::type,
+                           std::remove_cv_t<T>> &&
+            ...);
+  }(std::make_index_sequence<option_count<T>>{});
+}
+
+/// Whether no member has two options stating the same fact (two stored names, two rules
+/// for a missing field): the later one would silently win.
+template <class T>
+consteval bool options_state_each_fact_once() {
+  if constexpr (!options_name_own_members<T>()) return true;  // reported on its own
+  std::array<int, member_count<T>> names{}, absent{};
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (
+        [&] {
+          constexpr const auto& option = std::get<K>(model_options<T>());
+          if constexpr (requires { option.stored_name; }) ++names[member_index(option.member)];
+          if constexpr (requires { option.when_absent; }) ++absent[member_index(option.member)];
+        }(),
+        ...);
+  }(std::make_index_sequence<option_count<T>>{});
+  for (std::size_t i = 0; i < member_count<T>; ++i)
+    if (names[i] > 1 || absent[i] > 1) return false;
+  return true;
+}
+
 template <class T, bool Root>
 consteval bool stored_names_are_unique() {
   auto names = compute_stored_names<T, Root>();
@@ -180,6 +221,12 @@ consteval bool stored_names_are_valid() {
 /// odm::rename applies in both places.
 template <reflectable T, bool Root = true>
 inline constexpr auto stored_names = [] {
+  static_assert(detail::options_name_own_members<T>(),
+                "odm: an option in this model's odm::fields(...) names a member of another struct; name the "
+                "members of the model itself (&Model::member)");
+  static_assert(detail::options_state_each_fact_once<T>(),
+                "odm: a member has two options saying the same thing (two odm::rename, or two of odm::defaulted "
+                "and odm::required); keep one");
   static_assert(detail::stored_names_are_unique<T, Root>(),
                 "odm: two members of this struct are stored under the same field name; rename one with "
                 "odm::rename(&T::member, \"name\")");

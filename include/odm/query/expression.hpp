@@ -122,6 +122,10 @@ struct UpdateExpr {
   static UpdateExpr combine(const UpdateExpr& a, const UpdateExpr& b);
   /// `{$op: {path: value, ...}, ...}`, each operator once, in the order it first appears.
   Document write() const;
+  /// The update as a write sends it. Throws odm::ValueError when it has no operator, or a
+  /// top-level key that is not one: MongoDB reads such a document (`{}` included) as a
+  /// replacement, which would erase every field but `_id`.
+  Document write_to_send() const;
 };
 
 /// `{$pull: {path: condition}}`: removes the elements meeting a condition on the element.
@@ -176,6 +180,15 @@ class Update {
   explicit Update(detail::UpdateExpr expr) : expr_(std::move(expr)) {}
   detail::UpdateExpr expr_;
 };
+
+namespace detail {
+/// The update as update_one, update_many, find_one_and_update and bulk writes send it
+/// (see UpdateExpr::write_to_send).
+template <class T>
+Document update_to_send(const Update<T>& update) {
+  return QueryAccess::expression(update).write_to_send();
+}
+}  // namespace detail
 
 /// A sort specification over documents of T, e.g. `{published_date: -1}`.
 template <class T>
