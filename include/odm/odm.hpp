@@ -46,3 +46,5 @@
 
 #include <odm/evolution/extra.hpp>
 #include <odm/evolution/changes.hpp>
+#include <odm/evolution/migrate.hpp>
+#include <odm/evolution/versions.hpp>
