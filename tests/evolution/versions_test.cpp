@@ -63,7 +63,6 @@ struct TolerantOrder {
   odm::Decimal total;
   std::string channel = "web";
   struct odm_model {
-    static constexpr std::string_view collection = "orders";
     static constexpr auto schema =
         odm::schema_versions<3>(odm::upgrade<1>(&rename_total), odm::upgrade<2>(&total_to_decimal)).reading_newer();
   };
