@@ -136,7 +136,7 @@ TEST_F(Adversary11, AReplaceNeverSendsAnEmptyOperator) {
   orders.bulk_write().replace_one(odm::Filter<Order>::raw(odm::detail::id_filter(std::int64_t{1})), Order{1, "d", std::nullopt}).execute();
   check_last_update("a bulk replace");
   EXPECT_EQ(canonical(stored<Order>("only", 1)),
-            canonical(R"({"_id": {"$numberLong": "1"}, "other": "kept", "customer": "d"})"));
+            canonical(R"({"_id": {"$numberLong": "1"}, "other": "kept", "customer": "d", "note": null})"));
 }
 
 TEST_F(Adversary11, AnUpsertThatInsertsStoresTheWholeObjectUnderItsId) {

@@ -204,11 +204,11 @@ class Migration {
   void migrate_one(Document stored, MigrationReport& report) {
     const Schema& schema = detail::metadata_t<T>::schema;
     for (std::int32_t attempt = 0;; ++attempt) {
-      const std::int64_t version = schema.version_of(stored.get());  // throws for a hostile version
-      if (version > Schema::current) {
+      if (newer_than_model(stored.get())) {  // left alone, also by a model that refuses to read it
         ++report.newer;
         return;
       }
+      const std::int64_t version = schema.version_of(stored.get());  // throws for a hostile version
       if (version == Schema::current) {
         ++report.already_current;
         return;
@@ -241,6 +241,15 @@ class Migration {
       ++report.retries;
       stored = std::move(*now);
     }
+  }
+
+  static bool newer_than_model(const bson_t* document) {
+    bson_iter_t it;
+    if (!bson_iter_init_find_w_len(&it, document, schema_version_field.data(),
+                                   static_cast<int>(schema_version_field.size())))
+      return false;
+    return (bson_iter_type(&it) == BSON_TYPE_INT32 || bson_iter_type(&it) == BSON_TYPE_INT64) &&
+           bson_iter_as_int64(&it) > Schema::current;
   }
 
   void save_checkpoint(const Document& key_filter, const Document& last_id, std::int64_t done) {
