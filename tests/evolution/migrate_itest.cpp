@@ -28,7 +28,20 @@ namespace {
 
 using odm_test::json;
 
-std::string canonical(const odm::Document& document) { return document.to_canonical_json(); }
+// The fields of a document as canonical Extended JSON, by name: engines differ on where an
+// update puts the fields it creates (MongoDB 5.0+ in lexicographic order), which is not
+// what these tests are about.
+std::map<std::string, std::string> canonical(const odm::Document& document) {
+  std::map<std::string, std::string> fields;
+  bson_iter_t it;
+  bson_iter_init(&it, document.get());
+  while (bson_iter_next(&it)) {
+    odm::Document one;
+    bson_append_iter(one.get_mutable(), bson_iter_key(&it), -1, &it);
+    fields.emplace(bson_iter_key(&it), one.to_canonical_json());
+  }
+  return fields;
+}
 
 // Version 1 stored `hits`; version 2 renamed it `visits`.
 struct CounterV1 {
