@@ -3,10 +3,14 @@
 //   - v2 adds a field with a default: it reads every document v1 wrote;
 //   - v1 replaces an order v2 wrote: v2's field survives;
 //   - a model with an odm::Extra member keeps what it does not know, byte for byte;
-//   - a tracked order saves only what changed, so two writers of different fields both win.
+//   - a tracked order saves only what changed, so two writers of different fields both win;
+//   - v3 stores the total as Decimal128 (the money guide's migration from NumberLong cents):
+//     it declares schema version 2 and a step from 1, reads older orders lazily, and a
+//     batch migration rewrites them all.
 #include "example_support.hpp"
 
 #include <cstdint>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -41,6 +45,42 @@ struct OrderCustomer {
   odm::Extra rest;  // every field this model does not declare
   struct odm_model {
     static constexpr std::string_view collection = "orders";
+  };
+};
+
+// The shapes of the step from version 1 (cents) to version 2 (Decimal128). Their odm::Extra
+// members carry the fields neither declares.
+struct OrderCents {
+  std::int64_t id;
+  std::string customer;
+  std::int64_t total_cents;
+  std::string channel = "web";
+  odm::Extra rest;
+  struct odm_model {
+    static constexpr auto when_absent = odm::Absent::initial_value;
+  };
+};
+struct OrderDecimal {
+  std::int64_t id;
+  std::string customer;
+  odm::Decimal total;
+  std::string channel;
+  odm::Extra rest;
+};
+OrderDecimal cents_to_decimal(const OrderCents& old) {
+  return {old.id, old.customer, odm::Decimal(old.total_cents, -2), old.channel, old.rest};
+}
+
+// v3: documents carry `schema_version: 2`; those without it are version 1 and upgraded.
+struct OrderV3 {
+  std::int64_t id;
+  std::string customer;
+  odm::Decimal total;
+  std::string channel = "web";
+  odm::Extra rest;
+  struct odm_model {
+    static constexpr std::string_view collection = "orders";
+    static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(&cents_to_decimal));
   };
 };
 
@@ -91,5 +131,26 @@ int main() {
     const OrderV2 both = v2.get_by_id(2);
     example::show("stored", both);
     example::check(both.total_cents == 1300 && both.channel == "app", "both changes are kept");
+
+    example::step("v3 reads order 1, stored in cents at version 1, upgraded in memory");
+    auto v3 = db.collection<OrderV3>();
+    const OrderV3 upgraded = v3.get_by_id(1);
+    example::show("v3 read", upgraded);
+    example::check(upgraded.total == odm::Decimal("9.90"), "990 cents read as 9.90");
+
+    example::step("a batch migration rewrites every older order: first a dry run, then the run");
+    const odm::MigrationReport dry = odm::Migration<OrderV3>(db).dry_run().run();
+    const auto at_v2 = odm::Filter<OrderV3>::raw(odm::Document::from_json(R"({"schema_version": 2})"));
+    example::check(dry.migrated == 2 && v3.count(at_v2) == 0, "the dry run counts 2 orders and writes nothing");
+    const odm::MigrationReport report =
+        odm::Migration<OrderV3>(db)
+            .batch_size(100)
+            .on_progress([](const odm::MigrationProgress& p) {
+              std::cout << "  " << p.done << " of " << p.to_do << " done, " << p.rate() << "/s\n";
+            })
+            .run();
+    example::show("stored", v3.find_one<odm::Document>(odm::field(&OrderV3::id) == 2).value());
+    example::check(report.migrated == 2 && v3.count(at_v2) == 2 && odm::Migration<OrderV3>(db).run().migrated == 0,
+                   "both orders migrated; a second run has nothing to do");
   });
 }

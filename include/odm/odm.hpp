@@ -46,4 +46,6 @@
 
 #include <odm/evolution/extra.hpp>
 #include <odm/evolution/changes.hpp>
+#include <odm/evolution/migrate.hpp>
+#include <odm/evolution/versions.hpp>
 #include <odm/aggregation/pipeline.hpp>

@@ -24,13 +24,14 @@ concept document_model = reflectable<T> && is_record<T>;
 template <document_model T>
 void encode_into(bson_t* document, const T& value) {
   encode_members<true>(document, value);
+  if constexpr (has_schema_versions<T>) detail::metadata_t<T>::schema.template append_version<T>(document);
 }
 
 /// The BSON document for `value`: one field per member, in declaration order.
 template <document_model T>
 Document to_bson(const T& value) {
   Document document;
-  encode_members<true>(document.get_mutable(), value);
+  encode_into(document.get_mutable(), value);
   return document;
 }
 
@@ -42,7 +43,10 @@ T from_bson(const bson_t* document) {
   if (!bson_iter_init(&it, document) || bson_get_data(document)[document->len - 1] != 0) [[unlikely]]
     throw DecodeError("malformed BSON: not a document");
   T value{};
-  decode_members<true>(it, value);
+  if constexpr (has_schema_versions<T>)
+    detail::metadata_t<T>::schema.decode(document, value);  // upgrades an older document first
+  else
+    decode_members<true>(it, value);
   return value;
 }
 

@@ -240,6 +240,10 @@ void decode_members(bson_iter_t& it, T& out) {
       else
         index = traits::find_field(std::string_view(key, length));
       if (index == size) {
+        // A versioned model's version field is read by from_bson, not by a member: not an
+        // unknown field (a strict model takes it, an Extra does not keep it).
+        if constexpr (Root && has_schema_versions<T>)
+          if (detail::key_equals(schema_version_field, key, length)) continue;
         if (!detail::is_valid_utf8(key, length)) [[unlikely]]
           throw DecodeError("a field name is not valid UTF-8");
         if constexpr (is_strict<T>)

@@ -142,7 +142,10 @@ Document id_filter(const Id& id) {
 /// every field of `replacement` and unsets every declared field it leaves out, so that the
 /// stored fields T does not know (written by a newer version of T, or another program)
 /// survive: replacing never erases what the model cannot see (README, "Fields a model does
-/// not know"). `_id` is set on insert only (an upsert): MongoDB never changes a stored _id.
+/// not know"). `_id` is set like the other fields: MongoDB accepts a `$set` of `_id` to the
+/// value it has, refuses one that would change it (ImmutableField, as it refuses such a
+/// replacement), and an upsert that inserts takes it. No operator is ever empty (MongoDB
+/// before 5.0 refuses `{$set: {}}`).
 template <class T>
 Document replacement_of(const T& replacement) {
   Document encoded = to_bson(replacement);
@@ -151,36 +154,20 @@ Document replacement_of(const T& replacement) {
   } else {
     Document update;
     bson_t* out = update.get_mutable();
-    bson_iter_t id;
-    bool has_id = false;
-    {
-      ChildWriter set(out, "$set");
-      bson_iter_t it;
-      bson_iter_init(&it, encoded.get());
-      while (bson_iter_next(&it)) {
-        if (std::string_view(bson_iter_key(&it)) == "_id") {
-          id = it;
-          has_id = true;
-          continue;
-        }
-        check_append(bson_append_iter(set.get(), bson_iter_key(&it), static_cast<int>(bson_iter_key_len(&it)), &it));
-      }
-      set.close();
-    }
+    if (!encoded.empty()) check_append(bson_append_document(out, "$set", 4, encoded.get()));
     // A declared field the encoder left out (a codec may write nothing) is unset.
     std::optional<ChildWriter> unset;
     for (std::string_view name : stored_names<T>) {
       bson_iter_t stored;
-      if (name == "_id" || bson_iter_init_find_w_len(&stored, encoded.get(), name.data(), key_length(name))) continue;
+      if (name == "_id" || bson_iter_init_find_w_len(&stored, encoded.get(), name.data(), key_length(name)))
+        continue;
       if (!unset) unset.emplace(out, "$unset");
       check_append(bson_append_int32(unset->get(), name.data(), key_length(name), 1));
     }
     if (unset) unset->close();
-    if (has_id) {
-      ChildWriter on_insert(out, "$setOnInsert");
-      check_append(bson_append_iter(on_insert.get(), "_id", 3, &id));
-      on_insert.close();
-    }
+    if (update.empty())
+      throw UsageError("odm: a replace of a model that stores no field has nothing to send (MongoDB before 5.0 "
+                       "refuses an empty $set); use insert_one or update_one");
     return update;
   }
 }

@@ -37,9 +37,12 @@
 #include <odm/driver/errors.hpp>
 #include <odm/driver/session.hpp>
 #include <odm/model/id.hpp>
+#include <odm/model/model.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -122,6 +125,12 @@ class Tracked {
   /// Tracks `value` as it is now (as loaded from the database: the changes saved are the
   /// ones made after this).
   explicit Tracked(T value) : value_(std::move(value)), saved_(to_bson(value_)) {}
+  /// Tracks `value`, decoded from `stored` as it is in the database. For a model with
+  /// schema versions (odm/evolution/versions.hpp) whose stored document is at an older
+  /// version, the first save then also writes the upgrade: the fields the steps changed and
+  /// the new version (a model without odm::Extra leaves the fields it does not declare
+  /// alone, as a replace does). Otherwise the same as Tracked(value).
+  Tracked(T value, const Document& stored) : value_(std::move(value)), saved_(saved_from(stored)) {}
 
   T& operator*() noexcept { return value_; }
   const T& operator*() const noexcept { return value_; }
@@ -222,6 +231,28 @@ class Tracked {
     return true;
   }
 
+  Document saved_from(const Document& stored) const {
+    if constexpr (has_schema_versions<T>) {
+      if (detail::metadata_t<T>::schema.version_of(stored.get()) < detail::metadata_t<T>::schema.current) {
+        if constexpr (detail::keeps_unknown_fields<T>) {
+          return stored;
+        } else {
+          Document declared;  // what the model can see of the stored document
+          bson_iter_t it;
+          bson_iter_init(&it, stored.get());
+          while (bson_iter_next(&it)) {
+            const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
+            if (key == schema_version_field ||
+                std::find(stored_names<T>.begin(), stored_names<T>.end(), key) != stored_names<T>.end())
+              detail::check_append(bson_append_iter(declared.get_mutable(), key.data(), static_cast<int>(key.size()), &it));
+          }
+          return declared;
+        }
+      }
+    }
+    return to_bson(value_);
+  }
+
   T value_;
   Document saved_;
 };
@@ -230,6 +261,18 @@ class Tracked {
 template <document_model T>
 Tracked<T> track(T value) {
   return Tracked<T>(std::move(value));
+}
+
+/// Loads the document with this id and tracks it as stored (see Tracked(value, stored));
+/// the way to track a model with schema versions. Throws odm::NotFound when there is none.
+template <document_model T>
+Tracked<T> track(const Collection<T>& collection, const typename Collection<T>::id_type& id) {
+  std::optional<Document> stored = collection.template find_one<Document>(Filter<T>::raw(detail::id_filter(id)));
+  if (!stored)
+    throw NotFound("odm::track: no document with _id " + detail::id_filter(id).to_json() + " in " +
+                   collection.database_name() + "." + collection.name());
+  T value = from_bson<T>(*stored);
+  return Tracked<T>(std::move(value), *stored);
 }
 
 }  // namespace odm

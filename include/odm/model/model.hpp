@@ -106,6 +106,15 @@ inline constexpr bool is_strict = [] {
     return false;
 }();
 
+/// The field a model with schema versions (odm/evolution/versions.hpp) stores the version
+/// of each document in, as an int32 after the model's members.
+inline constexpr std::string_view schema_version_field = "schema_version";
+
+/// Whether T declares schema versions: `static constexpr auto schema = odm::schema_versions<N>(...);`
+/// in its model (odm/evolution/versions.hpp). Only whole documents carry a version.
+template <class T>
+concept has_schema_versions = requires { detail::metadata_t<T>::schema.current; };
+
 namespace detail {
 
 constexpr bool is_valid_field_name(std::string_view name) {

@@ -1,0 +1,278 @@
+#pragma once
+// A one-off migration: rewrites every document of a collection that is older than its
+// model's schema version (odm/evolution/versions.hpp), in batches, while the service keeps
+// reading and writing it.
+//
+//   odm::MigrationReport report = odm::Migration<Order>(db)
+//       .batch_size(500)
+//       .on_progress([](const odm::MigrationProgress& p) { std::cout << p.done << "/" << p.to_do << "\n"; })
+//       .run();
+//
+// - Which documents: those whose `schema_version` is not the model's (older ones, and
+//   those without the field), in `_id` order, `batch_size` at a time.
+// - Each document is upgraded by the model's steps, checked to decode as the model, and
+//   written with one update of the fields that changed (`$set`/`$unset`, and the new
+//   version), guarded by the values it was read with: the filter matches the `_id` and every
+//   top-level field as read. A writer that changed the document in between makes the guard
+//   miss; the migration reads it again and retries (`max_retries`), so a concurrent change
+//   is never overwritten; a field added in between is kept (the update does not name it).
+//   A document a writer upgraded in between (a save by the new model) is left alone.
+// - Resumable: after each batch the last `_id` done is saved in the `odm_migrations`
+//   collection (`checkpoints(name)` to change it), keyed by collection and version; a run
+//   that was interrupted (a crash, an exception) starts after it. A run that finishes
+//   deletes its checkpoint, so the next run looks at every document again.
+// - Idempotent: a document at the current version is never selected, so running it again
+//   writes nothing; a document written by an older program after the migration passed it
+//   is picked up by the next run.
+// - `dry_run()`: reads and upgrades every document (a step that fails throws, as in a real
+//   run), counts what would be written, and writes nothing, no checkpoint either.
+// - A document whose version cannot be read, whose step fails, or whose upgrade does not
+//   decode as the model stops the run with that odm::Error (odm::SchemaVersionError or
+//   odm::DecodeError naming the document); the checkpoint keeps what was done. A document
+//   of a newer version than the model's is left alone (counted in `newer`).
+
+#include <odm/bson/convert.hpp>
+#include <odm/bson/document.hpp>
+#include <odm/bson/writer.hpp>
+#include <odm/driver/client.hpp>
+#include <odm/driver/collection.hpp>
+#include <odm/evolution/changes.hpp>
+#include <odm/evolution/versions.hpp>
+#include <odm/model/model.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace odm {
+
+/// Where a migration stands, given to on_progress after each batch.
+struct MigrationProgress {
+  /// Documents examined so far in this run (written, or found current, newer or gone).
+  std::int64_t done = 0;
+  /// Documents that were to be migrated when the run started (after its checkpoint).
+  std::int64_t to_do = 0;
+  /// Seconds since the run started.
+  double seconds = 0;
+  /// Documents per second so far.
+  double rate() const noexcept { return seconds > 0 ? static_cast<double>(done) / seconds : 0; }
+};
+
+/// What a run did.
+struct MigrationReport {
+  /// Documents rewritten at the current version (in a dry run: that would be).
+  std::int64_t migrated = 0;
+  /// Documents a writer brought to the current version before the migration reached them.
+  std::int64_t already_current = 0;
+  /// Documents of a newer version than the model's, left alone.
+  std::int64_t newer = 0;
+  /// Documents deleted between being selected and being written.
+  std::int64_t vanished = 0;
+  /// Guarded writes that missed because a writer changed the document first (each retried).
+  std::int64_t retries = 0;
+  /// Documents still changing after max_retries attempts, left for the next run.
+  std::int64_t left_for_next_run = 0;
+  /// Whether this run continued an interrupted one.
+  bool resumed = false;
+  bool dry_run = false;
+  MigrationProgress progress;
+};
+
+namespace detail {
+/// The handle of the checkpoint collection (read and written as raw documents).
+struct MigrationCheckpoint {
+  std::string id;
+};
+/// `{_id: <id>, field: {$eq: value}, ...}` for every field of `document` that can be named
+/// in a filter, `schema_version: {$exists: false}` when it has none.
+Document guard_of(const bson_t* document);
+}  // namespace detail
+
+/// A migration of the documents of model T (see the top of this file).
+template <document_model T>
+class Migration {
+  static_assert(has_schema_versions<T>,
+                "odm::Migration: the model declares no schema versions (static constexpr auto schema = "
+                "odm::schema_versions<N>(...); in its odm_model)");
+  using Schema = std::remove_cvref_t<decltype(detail::metadata_t<T>::schema)>;
+
+ public:
+  /// The collection of T in `db` (its model's name, or `collection`).
+  explicit Migration(const Database& db) : Migration(db, db.collection<T>()) {}
+  Migration(const Database& db, Collection<T> collection)
+      : collection_(std::move(collection)), checkpoints_(db.collection<detail::MigrationCheckpoint>("odm_migrations")) {}
+
+  /// Documents read and written per batch (and per checkpoint). At least 1.
+  Migration& batch_size(std::int32_t count) {
+    if (count < 1) throw UsageError("odm::Migration::batch_size: at least 1, got " + std::to_string(count));
+    batch_size_ = count;
+    return *this;
+  }
+  /// Reads and upgrades, writes nothing.
+  Migration& dry_run(bool value = true) {
+    dry_run_ = value;
+    return *this;
+  }
+  /// Called after each batch (an exception from it stops the run after the checkpoint).
+  Migration& on_progress(std::function<void(const MigrationProgress&)> callback) {
+    on_progress_ = std::move(callback);
+    return *this;
+  }
+  /// How often a document a writer keeps changing is read and tried again. At least 1.
+  Migration& max_retries(std::int32_t count) {
+    if (count < 1) throw UsageError("odm::Migration::max_retries: at least 1, got " + std::to_string(count));
+    max_retries_ = count;
+    return *this;
+  }
+  /// The collection that keeps checkpoints (default "odm_migrations").
+  Migration& checkpoints(const Database& db, std::string name) {
+    checkpoints_ = db.collection<detail::MigrationCheckpoint>(std::move(name));
+    return *this;
+  }
+
+  MigrationReport run() {
+    const auto start = std::chrono::steady_clock::now();
+    MigrationReport report;
+    report.dry_run = dry_run_;
+    const std::string key = collection_.name() + "@" + std::to_string(Schema::current);
+    Document key_filter;
+    detail::check_append(bson_append_utf8(key_filter.get_mutable(), "_id", 3, key.data(), static_cast<int>(key.size())));
+
+    std::optional<Document> last_id;  // `{_id: value}` of the last document done
+    if (!dry_run_) {
+      if (auto saved = checkpoints_.template find_one<Document>(Filter<detail::MigrationCheckpoint>::raw(key_filter))) {
+        bson_iter_t it;
+        if (bson_iter_init_find(&it, saved->get(), "last_id")) {
+          Document id;
+          detail::check_append(bson_append_iter(id.get_mutable(), "_id", 3, &it));
+          last_id = std::move(id);
+          report.resumed = true;
+        }
+      }
+    }
+    report.progress.to_do = collection_.count(Filter<T>::raw(selection(last_id)));
+
+    while (true) {
+      FindOptions<T> options;
+      options.sort(Sort<T>::raw(Document::from_json(R"({"_id": 1})"))).limit(batch_size_);
+      auto cursor = collection_.template find<Document>(Filter<T>::raw(selection(last_id)), std::move(options));
+      std::int64_t in_batch = 0;
+      for (const Document& stored : cursor) {
+        ++in_batch;
+        migrate_one(stored, report);
+        ++report.progress.done;
+        bson_iter_t id;
+        bson_iter_init_find(&id, stored.get(), "_id");
+        Document next;
+        detail::check_append(bson_append_iter(next.get_mutable(), "_id", 3, &id));
+        last_id = std::move(next);
+      }
+      if (in_batch == 0) break;
+      report.progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (!dry_run_) save_checkpoint(key_filter, *last_id, report.progress.done);
+      if (on_progress_) on_progress_(report.progress);
+      if (in_batch < batch_size_) break;
+    }
+    if (!dry_run_) checkpoints_.delete_one(Filter<detail::MigrationCheckpoint>::raw(key_filter));
+    report.progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return report;
+  }
+
+ private:
+  /// Documents not at the current version, after `last_id`.
+  static Document selection(const std::optional<Document>& last_id) {
+    Document filter;
+    bson_t* out = filter.get_mutable();
+    {
+      detail::ChildWriter version(out, schema_version_field);
+      detail::check_append(bson_append_int32(version.get(), "$ne", 3, Schema::current));
+      version.close();
+    }
+    if (last_id) {
+      bson_iter_t id;
+      bson_iter_init_find(&id, last_id->get(), "_id");
+      detail::ChildWriter after(out, "_id");
+      detail::check_append(bson_append_iter(after.get(), "$gt", 3, &id));
+      after.close();
+    }
+    return filter;
+  }
+
+  void migrate_one(Document stored, MigrationReport& report) {
+    const Schema& schema = detail::metadata_t<T>::schema;
+    for (std::int32_t attempt = 0;; ++attempt) {
+      if (newer_than_model(stored.get())) {  // left alone, also by a model that refuses to read it
+        ++report.newer;
+        return;
+      }
+      const std::int64_t version = schema.version_of(stored.get());  // throws for a hostile version
+      if (version == Schema::current) {
+        ++report.already_current;
+        return;
+      }
+      Document upgraded = schema.upgraded(stored.get());
+      (void)from_bson<T>(upgraded);  // what is written must read as the model: else DecodeError, nothing written
+      if (dry_run_) {
+        ++report.migrated;
+        return;
+      }
+      const auto result = collection_.update_one(Filter<T>::raw(detail::guard_of(stored.get())),
+                                                 Update<T>::raw(changes_between(stored, upgraded)));
+      if (result.matched == 1) {
+        ++report.migrated;
+        return;
+      }
+      bson_iter_t id;
+      bson_iter_init_find(&id, stored.get(), "_id");
+      Document by_id;
+      detail::check_append(bson_append_iter(by_id.get_mutable(), "_id", 3, &id));
+      std::optional<Document> now = collection_.template find_one<Document>(Filter<T>::raw(by_id));
+      if (!now) {
+        ++report.vanished;
+        return;
+      }
+      if (attempt + 1 >= max_retries_) {
+        ++report.left_for_next_run;
+        return;
+      }
+      ++report.retries;
+      stored = std::move(*now);
+    }
+  }
+
+  static bool newer_than_model(const bson_t* document) {
+    bson_iter_t it;
+    if (!bson_iter_init_find_w_len(&it, document, schema_version_field.data(),
+                                   static_cast<int>(schema_version_field.size())))
+      return false;
+    return (bson_iter_type(&it) == BSON_TYPE_INT32 || bson_iter_type(&it) == BSON_TYPE_INT64) &&
+           bson_iter_as_int64(&it) > Schema::current;
+  }
+
+  void save_checkpoint(const Document& key_filter, const Document& last_id, std::int64_t done) {
+    Document update;
+    {
+      detail::ChildWriter set(update.get_mutable(), "$set");
+      bson_iter_t id;
+      bson_iter_init_find(&id, last_id.get(), "_id");
+      detail::check_append(bson_append_iter(set.get(), "last_id", 7, &id));
+      detail::check_append(bson_append_int64(set.get(), "done_in_last_run", 16, done));
+      set.close();
+    }
+    checkpoints_.update_one(Filter<detail::MigrationCheckpoint>::raw(key_filter),
+                            Update<detail::MigrationCheckpoint>::raw(std::move(update)),
+                            UpdateOptions<detail::MigrationCheckpoint>().upsert());
+  }
+
+  Collection<T> collection_;
+  Collection<detail::MigrationCheckpoint> checkpoints_;
+  std::int32_t batch_size_ = 100;
+  std::int32_t max_retries_ = 10;
+  bool dry_run_ = false;
+  std::function<void(const MigrationProgress&)> on_progress_;
+};
+
+}  // namespace odm
