@@ -46,3 +46,4 @@
 
 #include <odm/evolution/extra.hpp>
 #include <odm/evolution/changes.hpp>
+#include <odm/evolution/schema.hpp>

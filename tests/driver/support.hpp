@@ -65,6 +65,7 @@ enum class Capability {
   hint_checks,              // a hint naming no index is refused (BadValue, 2)
   unacknowledged_writes,    // a write with w: 0 (OP_MSG moreToCome) is applied
   not_through_arrays,       // $not on a path through an array of documents, as MongoDB's manual says
+  json_schema_validators,   // collection validators with $jsonSchema (create/collMod validator), enforced
 };
 
 struct EngineGap {
@@ -113,6 +114,10 @@ inline constexpr EngineGap engine_gaps[] = {
      "filters has $not on a path through an array of documents ({\"subs.x\": {$not: {$lte: 2}}}), which matches "
      "a document only when no element satisfies the condition "
      "(https://www.mongodb.com/docs/manual/reference/operator/query/not/); not yet narrowed further"},
+    {Engine::mongo_java_server, Capability::json_schema_validators,
+     "it does not enforce collection validators: it has no $jsonSchema and no collMod, so a write MongoDB refuses "
+     "with DocumentValidationFailure (121) is stored "
+     "(https://www.mongodb.com/docs/manual/core/schema-validation/specify-json-schema/)"},
     {Engine::mongo_java_server, Capability::first_batch_of_101,
      "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
      "(https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches)"},
