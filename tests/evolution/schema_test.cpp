@@ -90,13 +90,7 @@ struct Publisher {
   std::string name;
 };
 
-struct Review;
-struct Product {
-  std::int32_t id = 0;
-  odm::Subset<Review, 2, &Review::published> reviews;
-  odm::Ref<Publisher> maker;
-  odm::RefMany<Publisher> resellers;
-};
+struct Product;
 struct Review {
   std::int32_t review_id = 0;
   odm::ParentRef<Product> product_id;
@@ -105,6 +99,12 @@ struct Review {
   struct odm_model {
     static constexpr auto key = &Review::review_id;
   };
+};
+struct Product {
+  std::int32_t id = 0;
+  odm::Subset<Review, 2, &Review::published> reviews;
+  odm::Ref<Publisher> maker;
+  odm::RefMany<Publisher> resellers;
 };
 
 TEST(JsonSchema, ReferencesAreTheirTargetsIdsAndSubsetItemsLackTheirParentReference) {
@@ -300,10 +300,11 @@ void random_documents_pass_and_mutations_fail(odm_test::random_values::Rng& rng,
     ASSERT_TRUE(broken.empty()) << model << ", seed " << seed << ", round " << round << ": " << broken.front()
                                 << "\n  document: " << written.to_json() << "\n  schema: " << schema.to_json();
     std::string what;
-    if (const auto mutated = odm_test::random_values::wrong_type_mutation(written, rng, what))
+    if (const auto mutated = odm_test::random_values::wrong_type_mutation(written, rng, what)) {
       ASSERT_FALSE(odm_test::schema_violations(schema.get(), mutated->get()).empty())
           << model << ", seed " << seed << ", round " << round << ": passes with " << what
           << "\n  document: " << mutated->to_json() << "\n  schema: " << schema.to_json();
+    }
   }
 }
 
