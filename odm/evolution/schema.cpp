@@ -182,15 +182,10 @@ void differences_at(const std::string& prefix, bson_iter_t planned, bson_iter_t 
 /// The sub-document `key` of `parent` (empty when it has none).
 Document child_document(const bson_t* parent, const char* key) {
   bson_iter_t it;
-  if (!bson_iter_init_find(&it, parent, key) || !is_container(it)) return Document();
-  std::uint32_t length = 0;
-  const std::uint8_t* data = nullptr;
-  if (BSON_ITER_HOLDS_DOCUMENT(&it))
-    bson_iter_document(&it, &length, &data);
-  else
-    bson_iter_array(&it, &length, &data);
   bson_t view;
-  return bson_init_static(&view, data, length) ? Document::copy_of(&view) : Document();
+  if (bson_iter_init_find(&it, parent, key) && is_container(it) && detail::held_document(it, view))
+    return Document::copy_of(&view);
+  return Document();
 }
 
 std::string string_or(const bson_t* document, const char* key, std::string fallback) {
@@ -215,13 +210,9 @@ std::optional<Document> collection_options(const Database& db, const std::string
   bson_iter_t it;
   if (bson_iter_init(&it, batch.get()))
     while (bson_iter_next(&it)) {
-      if (!BSON_ITER_HOLDS_DOCUMENT(&it)) continue;
-      std::uint32_t length = 0;
-      const std::uint8_t* data = nullptr;
-      bson_iter_document(&it, &length, &data);
       bson_t entry;
       // Compared by name: some engines ignore the filter.
-      if (bson_init_static(&entry, data, length) && string_or(&entry, "name", "") == collection)
+      if (BSON_ITER_HOLDS_DOCUMENT(&it) && detail::held_document(it, entry) && string_or(&entry, "name", "") == collection)
         return child_document(&entry, "options");
     }
   return std::nullopt;

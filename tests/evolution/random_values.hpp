@@ -217,14 +217,8 @@ inline void collect_leaves(const bson_t* document, std::vector<std::string>& pat
   while (bson_iter_next(&it)) {
     path.emplace_back(bson_iter_key(&it));
     if (BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it)) {
-      std::uint32_t length = 0;
-      const std::uint8_t* data = nullptr;
-      if (BSON_ITER_HOLDS_DOCUMENT(&it))
-        bson_iter_document(&it, &length, &data);
-      else
-        bson_iter_array(&it, &length, &data);
       bson_t child;
-      if (bson_init_static(&child, data, length)) collect_leaves(&child, path, out);
+      if (odm::detail::held_document(it, child)) collect_leaves(&child, path, out);
     } else if (!BSON_ITER_HOLDS_NULL(&it)) {
       out.push_back({path, bson_iter_type(&it)});
     }
@@ -245,14 +239,8 @@ inline void copy_replacing(const bson_t* document, const std::vector<std::string
       bson_append_iter(out, key, -1, &replacement);
     } else {
       const bool array = BSON_ITER_HOLDS_ARRAY(&it);
-      std::uint32_t length = 0;
-      const std::uint8_t* data = nullptr;
-      if (array)
-        bson_iter_array(&it, &length, &data);
-      else
-        bson_iter_document(&it, &length, &data);
       bson_t child, written;
-      bson_init_static(&child, data, length);
+      if (!odm::detail::held_document(it, child)) continue;
       if (array)
         bson_append_array_begin(out, key, -1, &written);
       else

@@ -7,6 +7,7 @@
 #include "driver/support.hpp"
 #include "evolution/random_values.hpp"
 #include "evolution/schema_check.hpp"
+#include "evolution/schema_models.hpp"
 #include "golden/seed_models.hpp"
 
 #include <odm/evolution/schema.hpp>
@@ -27,30 +28,8 @@ namespace {
 
 using odm_test::json;
 
-enum class Status { draft, paid, shipped };
-
-struct Line {
-  std::string sku;
-  std::int32_t quantity = 0;
-  odm::Decimal unit_price;
-};
-
-struct Order {
-  odm::ObjectId id;
-  std::string customer;
-  std::int64_t number = 0;
-  std::chrono::system_clock::time_point placed;
-  odm::Money total;
-  Status status = Status::draft;
-  std::optional<std::string> note;
-  std::vector<Line> lines;
-  std::map<std::string, std::int32_t> counters;
-  std::variant<std::string, std::vector<std::string>> author;
-  std::int32_t retries = 3;
-  struct odm_model {
-    static constexpr auto fields = odm::fields(odm::defaulted(&Order::retries));
-  };
-};
+using schema_models::Order;
+using schema_models::Status;
 
 /// What an older service stored: the total as a double, the date as a string.
 struct SloppyOrder {
@@ -67,13 +46,10 @@ struct SloppyOrder {
 /// The sub-document `key` of `parent` (empty when it has none).
 odm::Document child(const odm::Document& parent, const char* key) {
   bson_iter_t it;
-  if (!bson_iter_init_find(&it, parent.get(), key) || !BSON_ITER_HOLDS_DOCUMENT(&it)) return odm::Document();
-  std::uint32_t length = 0;
-  const std::uint8_t* data = nullptr;
-  bson_iter_document(&it, &length, &data);
   bson_t view;
-  bson_init_static(&view, data, length);
-  return odm::Document::copy_of(&view);
+  if (bson_iter_init_find(&it, parent.get(), key) && BSON_ITER_HOLDS_DOCUMENT(&it) && odm::detail::held_document(it, view))
+    return odm::Document::copy_of(&view);
+  return odm::Document();
 }
 
 std::string string_field(const odm::Document& document, const char* key) {
@@ -108,30 +84,14 @@ class Validators : public odm_test::DriverTest {
     const odm::Document reply = db().run_command(json(R"({"listCollections": 1, "filter": {"name": ")" + collection + R"("}})"));
     bson_iter_t it;
     bson_iter_t found;
+    bson_t view;
     if (bson_iter_init(&it, reply.get()) && bson_iter_find_descendant(&it, "cursor.firstBatch.0", &found) &&
-        BSON_ITER_HOLDS_DOCUMENT(&found)) {
-      std::uint32_t length = 0;
-      const std::uint8_t* data = nullptr;
-      bson_iter_document(&found, &length, &data);
-      bson_t view;
-      bson_init_static(&view, data, length);
+        BSON_ITER_HOLDS_DOCUMENT(&found) && odm::detail::held_document(found, view))
       return child(odm::Document::copy_of(&view), "options");
-    }
     return odm::Document();
   }
 
-  static Order sample() {
-    Order order;
-    order.customer = "ana";
-    order.number = 7;
-    order.placed = std::chrono::system_clock::time_point(std::chrono::milliseconds(1'764'000'000'000));
-    order.total = odm::Money("19.99", "EUR");
-    order.status = Status::paid;
-    order.lines = {Line{"a-1", 2, odm::Decimal("9.995")}};
-    order.counters = {{"views", 3}};
-    order.author = std::vector<std::string>{"x", "y"};
-    return order;
-  }
+  static Order sample() { return schema_models::sample_order(); }
 };
 
 TEST_F(Validators, SyncCreatesTheCollectionWithTheModelsValidatorAndIsIdempotent) {

@@ -5,6 +5,7 @@
 
 #include "evolution/random_values.hpp"
 #include "evolution/schema_check.hpp"
+#include "evolution/schema_models.hpp"
 #include "golden/seed_models.hpp"
 #include "test_support.hpp"
 
@@ -24,34 +25,10 @@ namespace schema_test {
 
 using odm_test::canonical;
 
-enum class Status { draft, paid, shipped };
-
-struct Line {
-  std::string sku;
-  std::int32_t quantity = 0;
-  odm::Decimal unit_price;
-};
-
-struct Order {
-  odm::ObjectId id;
-  std::string customer;
-  std::int64_t number = 0;
-  double weight = 0;
-  bool gift = false;
-  std::chrono::system_clock::time_point placed;
-  odm::Money total;
-  Status status = Status::draft;
-  std::optional<std::string> note;
-  std::vector<Line> lines;
-  std::map<std::string, std::int32_t> counters;
-  std::variant<std::string, std::vector<std::string>> author;
-  odm::Binary receipt;
-  std::int32_t retries = 3;
-  std::int32_t renamed = 0;
-  struct odm_model {
-    static constexpr auto fields = odm::fields(odm::defaulted(&Order::retries), odm::rename(&Order::renamed, "r"));
-  };
-};
+using schema_models::Line;
+using schema_models::Order;
+using schema_models::sample_order;
+using schema_models::Status;
 
 TEST(JsonSchema, OfAModelSaysTheBsonTypesOdmWrites) {
   EXPECT_EQ(canonical(odm::json_schema<Order>()), canonical(R"({
@@ -214,20 +191,6 @@ TEST(JsonSchema, AStructThatContainsItselfEndsInAPlainObject) {
     },
     "additionalProperties": false
   })"));
-}
-
-Order sample_order() {
-  Order order;
-  order.customer = "ana";
-  order.number = 7;
-  order.placed = odm_test::instant(2026, 11, 24, 12, 0, 0);
-  order.total = odm::Money(odm::Decimal("19.99"), "EUR");
-  order.status = Status::paid;
-  order.lines = {Line{"a-1", 2, odm::Decimal("9.995")}};
-  order.counters = {{"views", 3}};
-  order.author = std::vector<std::string>{"x", "y"};
-  order.receipt.bytes = {1, 2, 3};
-  return order;
 }
 
 std::vector<std::string> violations_of(const odm::Document& document) {

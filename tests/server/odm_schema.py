@@ -8,15 +8,12 @@ collMod), never ignored: a validator that silently checks less than asked would 
 pass that real MongoDB fails.
 """
 
-import datetime
 import re
 
-from bson import ObjectId, Regex, Code, Timestamp, MinKey, MaxKey, DBRef
-from bson.binary import Binary
-from bson.decimal128 import Decimal128
+from bson import Regex, Code, Timestamp, MinKey, MaxKey, DBRef
 
 from odm_query import CommandError, NotSupported, match
-from odm_values import bson_eq, num_cmp, is_number, num_kind
+from odm_values import bson_eq, num_cmp, is_number, type_name
 
 # bsonType aliases (https://www.mongodb.com/docs/manual/reference/bson-types/); "number"
 # stands for the four numeric types.
@@ -46,42 +43,16 @@ DOCUMENT_VALIDATION_FAILURE = 121
 
 
 def bson_type(v):
-    """MongoDB's $type name of a decoded value."""
-    if v is None:
-        return 'null'
-    if isinstance(v, bool):
-        return 'bool'
-    if isinstance(v, Decimal128):
-        return 'decimal'
-    if isinstance(v, float):
-        return 'double'
-    if isinstance(v, int):
-        return num_kind(v)
-    if isinstance(v, str):
-        return 'string'
-    if isinstance(v, dict):
-        return 'object'
-    if isinstance(v, (list, tuple)):
-        return 'array'
-    if isinstance(v, (bytes, Binary)):
-        return 'binData'
-    if isinstance(v, ObjectId):
-        return 'objectId'
-    if isinstance(v, datetime.datetime):
-        return 'date'
+    """MongoDB's $type name of a decoded value (the types odm_values names, and the rest)."""
     if isinstance(v, (Regex, re.Pattern)):
         return 'regex'
     if isinstance(v, Code):
         return 'javascriptWithScope' if v.scope else 'javascript'
-    if isinstance(v, Timestamp):
-        return 'timestamp'
-    if isinstance(v, MinKey):
-        return 'minKey'
-    if isinstance(v, MaxKey):
-        return 'maxKey'
-    if isinstance(v, DBRef):
-        return 'object'
-    return type(v).__name__
+    for cls, name in ((Timestamp, 'timestamp'), (MinKey, 'minKey'), (MaxKey, 'maxKey'),
+                      (DBRef, 'object')):
+        if isinstance(v, cls):
+            return name
+    return type_name(v)
 
 
 def json_type(v):
