@@ -28,7 +28,8 @@
 //   renamed members                                          under their stored name
 // A struct without an odm::Extra member gets `additionalProperties: false` (its documents
 // hold nothing else); one with an Extra member keeps other fields, so its schema allows
-// them. SchemaOptions::unknown_fields = allowed drops the restriction everywhere, which a
+// them. A struct that contains itself is described to three levels, then only as an
+// object ($jsonSchema has no references). SchemaOptions::unknown_fields = allowed drops the restriction everywhere, which a
 // rolling deploy needs when new code writes fields the old schema does not list (README,
 // "Validators from the model").
 
@@ -41,6 +42,7 @@
 #include <odm/reflect/enums.hpp>
 #include <odm/reflect/pretty_name.hpp>
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -100,17 +102,29 @@ struct SchemaNode {
 
 /// The types a record is being expanded for, to stop at a struct that contains itself.
 using OpenRecords = std::vector<const std::type_info*>;
+/// How many levels of a struct that contains itself a schema describes.
+inline constexpr std::size_t recursion_levels = 3;
 
+/// The schema of a value of kind Kind (the specializations below, one per kind).
 template <class Kind>
-struct SchemaOf;
+struct SchemaOf {
+  static_assert(dependent_false<Kind>,
+                "odm::json_schema: a member's codec states a kind that is none of odm::kinds (odm/bson/kind.hpp), "
+                "so its stored BSON type is unknown; state one of them in the codec, e.g. `using kind = "
+                "odm::kind_of<double>;` or `using kind = odm::kinds::any_document;`");
+  static SchemaNode make(const SchemaOptions&, OpenRecords&) { return {}; }
+};
 
 template <class Record, bool Root, bool WithoutParents>
 SchemaNode record_schema(const SchemaOptions& options, OpenRecords& open) {
   SchemaNode node;
   node.bson_types = {"object"};
+  // A struct that contains itself: $jsonSchema has no references, so it is described to
+  // `recursion_levels` levels and below that only as an object.
   const std::type_info* self = &typeid(Record);
-  for (const std::type_info* type : open)
-    if (*type == *self) return node;  // recursive: its own level checks the rest
+  std::size_t levels = 0;
+  for (const std::type_info* type : open) levels += *type == *self ? 1 : 0;
+  if (levels >= recursion_levels) return node;
   open.push_back(self);
   bool has_id = false;
   members<Record>::for_each([&](auto member) {
