@@ -253,7 +253,7 @@ struct ValidatorPlan {
 struct ValidatorSyncOptions {
   ValidationLevel level = ValidationLevel::strict;
   ValidationAction action = ValidationAction::error;
-  SchemaOptions schema;
+  SchemaOptions schema{};
   /// Only compare and report; change nothing.
   bool dry_run = false;
 };
