@@ -53,11 +53,11 @@ void write_node(bson_t* out, const SchemaNode& node) {
     append_strings(out, "bsonType", node.bson_types);
   if (!node.enum_values.empty()) append_strings(out, "enum", node.enum_values, node.enum_with_null);
   if (!node.required.empty()) append_strings(out, "required", node.required);
-  if (!node.properties.empty()) {
+  if (!node.property_names.empty()) {
     ChildWriter properties(out, "properties");
-    for (const auto& [name, schema] : node.properties) {
-      ChildWriter property(properties.get(), name);
-      write_node(property.get(), schema);
+    for (std::size_t i = 0; i < node.property_names.size(); ++i) {
+      ChildWriter property(properties.get(), node.property_names[i]);
+      write_node(property.get(), node.property_schemas[i]);
       property.close();
     }
     properties.close();
@@ -88,7 +88,7 @@ void write_node(bson_t* out, const SchemaNode& node) {
 
 /// Only a type (or types): no keyword that looks inside the value.
 bool is_bare(const SchemaNode& node) {
-  return !node.bson_types.empty() && node.enum_values.empty() && node.required.empty() && node.properties.empty() &&
+  return !node.bson_types.empty() && node.enum_values.empty() && node.required.empty() && node.property_names.empty() &&
          !node.additional_properties && !node.additional_schema && !node.items && node.any_of.empty();
 }
 

@@ -88,7 +88,9 @@ struct SchemaNode {
   std::vector<std::string> enum_values;
   bool enum_with_null = false;
   std::vector<std::string> required;
-  std::vector<std::pair<std::string, SchemaNode>> properties;
+  // properties: names and schemas side by side (a pair would need SchemaNode complete here)
+  std::vector<std::string> property_names;
+  std::vector<SchemaNode> property_schemas;
   std::optional<bool> additional_properties;      // true/false, or
   std::unique_ptr<SchemaNode> additional_schema;  // a schema for every other field (maps)
   std::unique_ptr<SchemaNode> items;
@@ -137,7 +139,8 @@ SchemaNode record_schema(const SchemaOptions& options, OpenRecords& open) {
     } else {
       const std::string name(Member::stored_name_at(Root));
       has_id = has_id || name == "_id";
-      node.properties.emplace_back(name, SchemaOf<resolved_kind_t<typename Member::kind>>::make(options, open));
+      node.property_names.push_back(name);
+      node.property_schemas.push_back(SchemaOf<resolved_kind_t<typename Member::kind>>::make(options, open));
       if (Member::when_absent == Absent::refused) node.required.push_back(name);
     }
   });
@@ -145,7 +148,8 @@ SchemaNode record_schema(const SchemaOptions& options, OpenRecords& open) {
   if (Root && !has_id) {
     SchemaNode id;
     id.bson_types = {"objectId"};
-    node.properties.emplace(node.properties.begin(), "_id", std::move(id));
+    node.property_names.insert(node.property_names.begin(), "_id");
+    node.property_schemas.insert(node.property_schemas.begin(), std::move(id));
   }
   if (!keeps_unknown_fields<Record> && options.unknown_fields == UnknownFields::refused)
     node.additional_properties = false;
