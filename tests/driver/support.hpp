@@ -115,8 +115,9 @@ inline constexpr EngineGap engine_gaps[] = {
      "a document only when no element satisfies the condition "
      "(https://www.mongodb.com/docs/manual/reference/operator/query/not/); not yet narrowed further"},
     {Engine::mongo_java_server, Capability::json_schema_validators,
-     "it does not enforce collection validators: it has no $jsonSchema and no collMod, so a write MongoDB refuses "
-     "with DocumentValidationFailure (121) is stored "
+     "it ignores a collection's validator: `create` with a $jsonSchema validator succeeds, listCollections then "
+     "shows empty options and a document the schema refuses is stored, and collMod is \"no such command\" (59); "
+     "MongoDB refuses such a write with DocumentValidationFailure (121) "
      "(https://www.mongodb.com/docs/manual/core/schema-validation/specify-json-schema/)"},
     {Engine::mongo_java_server, Capability::first_batch_of_101,
      "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
