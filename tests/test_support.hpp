@@ -4,6 +4,8 @@
 
 #include <odm/odm.hpp>
 
+#include "evolution/schema_check.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -88,7 +90,8 @@ T round_trip(const T& value) {
 ///    document written as relaxed Extended JSON, if given) all give `value` back;
 ///  - the seed text and the golden text are the same document (which checks the golden
 ///    text's types against what a shell stores for the seed's literals);
-///  - the relaxed JSON output of odm reads back as `value`.
+///  - the relaxed JSON output of odm reads back as `value`;
+///  - the encoded document passes the model's $jsonSchema (odm/evolution/schema.hpp).
 template <class T>
 ::testing::AssertionResult golden(const T& value, std::string_view golden_json, std::string_view seed_json = {}) {
   odm::Document expected;
@@ -108,6 +111,12 @@ template <class T>
                                          << canonical(actual) << "\n  golden:  " << canonical(expected);
   if (!(actual == expected))
     return ::testing::AssertionFailure() << "encoded bytes differ from the golden document's bytes";
+  if constexpr (odm::is_record<T>) {
+    const odm::Document schema = odm::json_schema<T>();
+    if (const auto broken = schema_violations(schema.get(), actual.get()); !broken.empty())
+      return ::testing::AssertionFailure() << "the encoded document does not pass the model's $jsonSchema: "
+                                           << broken.front() << "\n  schema: " << schema.to_json();
+  }
 
   const auto decodes_back = [&](const odm::Document& doc, const char* what) -> ::testing::AssertionResult {
     try {

@@ -49,3 +49,4 @@
 #include <odm/evolution/migrate.hpp>
 #include <odm/evolution/versions.hpp>
 #include <odm/aggregation/pipeline.hpp>
+#include <odm/evolution/schema.hpp>

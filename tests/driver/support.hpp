@@ -67,6 +67,7 @@ enum class Capability {
   not_through_arrays,       // $not on a path through an array of documents, as MongoDB's manual says
   set_stage,                // the $set aggregation stage (MongoDB 4.2's alias of $addFields)
   decimal_average,          // $avg of Decimal128 values is a Decimal128
+  json_schema_validators,   // collection validators with $jsonSchema (create/collMod validator), enforced
 };
 
 struct EngineGap {
@@ -115,6 +116,11 @@ inline constexpr EngineGap engine_gaps[] = {
      "filters has $not on a path through an array of documents ({\"subs.x\": {$not: {$lte: 2}}}), which matches "
      "a document only when no element satisfies the condition "
      "(https://www.mongodb.com/docs/manual/reference/operator/query/not/); not yet narrowed further"},
+    {Engine::mongo_java_server, Capability::json_schema_validators,
+     "it ignores a collection's validator: `create` with a $jsonSchema validator succeeds, listCollections then "
+     "shows empty options and a document the schema refuses is stored, and collMod is \"no such command\" (59); "
+     "MongoDB refuses such a write with DocumentValidationFailure (121) "
+     "(https://www.mongodb.com/docs/manual/core/schema-validation/specify-json-schema/)"},
     {Engine::mongo_java_server, Capability::first_batch_of_101,
      "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
      "(https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches)"},

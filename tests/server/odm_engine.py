@@ -9,6 +9,7 @@ import copy
 import datetime
 import itertools
 import random
+import sys
 import threading
 import time
 import uuid
@@ -31,6 +32,7 @@ from odm_sessions import (SessionFields, SessionManager, ClusterClock, WriteBloc
 from odm_failpoint import FailCommand
 
 import odm_aggregate
+import odm_schema
 
 SERVER_VERSION = '7.0.0'
 MAX_WIRE_VERSION = 21
@@ -56,7 +58,7 @@ REPLICA_SET_NAME = 'odm'
 KNOWN_UNSUPPORTED_COMMANDS = {
     'explain': 'the explain command',
     'mapReduce': 'mapReduce', 'mapreduce': 'mapReduce',
-    'collMod': 'collMod', 'validate': 'the validate command',
+    'validate': 'the validate command',
     'compact': 'the compact command', 'dbStats': 'dbStats', 'collStats': 'collStats',
     'dataSize': 'dataSize', 'serverStatus': 'serverStatus', 'currentOp': 'currentOp',
     'killOp': 'killOp', 'bulkWrite': 'the bulkWrite command', 'geoNear': 'geoNear',
@@ -465,6 +467,7 @@ class CommandContext(threading.local):
     txn = None
     session = None
     deadline = None
+    bypass_validation = False   # the command's bypassDocumentValidation
 
 
 class CursorState(object):
@@ -498,6 +501,7 @@ class Engine(object):
             'dropIndexes': self.cmd_drop_indexes, 'deleteIndexes': self.cmd_drop_indexes,
             'drop': self.cmd_drop, 'dropDatabase': self.cmd_drop_database,
             'create': self.cmd_create, 'listCollections': self.cmd_list_collections,
+            'collMod': self.cmd_coll_mod,
             'commitTransaction': self.cmd_commit_transaction,
             'abortTransaction': self.cmd_abort_transaction,
             'configureFailPoint': self.cmd_configure_fail_point,
@@ -565,6 +569,7 @@ class Engine(object):
         local = self.local
         local.txn = None if ends else txn
         local.session = sess
+        local.bypass_validation = cmd.get('bypassDocumentValidation') is True
         max_time = cmd.get('maxTimeMS')
         if is_number(max_time) and max_time > 0 and self.failpoint.max_time_expires((conn or {}).get('app_name')):
             raise CommandError(50, 'operation exceeded time limit')
@@ -578,6 +583,7 @@ class Engine(object):
             raise
         finally:
             local.txn = local.session = local.deadline = None
+            local.bypass_validation = False
         if txn is not None and txn.active and not ends and reply.get('writeErrors'):
             self.sessions.abort(sess)   # a write error ends the transaction
         if fields.retryable_write:
@@ -808,6 +814,7 @@ class Engine(object):
                 else:
                     check_id_value(doc['_id'])
                     doc = move_id_first(doc)
+                self._validate(coll, None, doc)
                 self._blocking(lambda: coll.insert(doc))
                 n += 1
             except TopLevelError:
@@ -942,6 +949,7 @@ class Engine(object):
                                                           array_filters))
             if bson.encode(new) == bson.encode(old):
                 return False
+            self._validate(coll, old, new)
             coll.replace(idk, new)
             return True
         for idk in ids:
@@ -953,6 +961,7 @@ class Engine(object):
             return n_matched, n_modified, MISSING
         new = self._make_upsert_doc(stmt_q, stmt_u, array_filters)
         coll = self.get_coll(db_name, coll_name, create=True)
+        self._validate(coll, None, new)
         self._blocking(lambda: coll.insert(new))
         return 0, 0, new['_id']
 
@@ -1168,6 +1177,7 @@ class Engine(object):
                         'ok': 1.0}
             new = self._make_upsert_doc(query, update, array_filters)
             coll = self.get_coll(db_name, coll_name, create=True)
+            self._validate(coll, None, new)
             coll.insert(new)
             return {'lastErrorObject': {'n': 1, 'updatedExisting': False, 'upserted': new['_id']},
                     'value': project(new) if return_new else None, 'ok': 1.0}
@@ -1175,6 +1185,7 @@ class Engine(object):
                                                          array_filters))
         idk = canon(target['_id'])
         if bson.encode(new) != bson.encode(target):
+            self._validate(coll, target, new)
             coll.replace(idk, new)
         return {'lastErrorObject': {'n': 1, 'updatedExisting': True},
                 'value': project(new if return_new else target), 'ok': 1.0}
@@ -1386,8 +1397,7 @@ class Engine(object):
         validate_coll_name(coll_name, 'create')
         if get_bool(cmd, 'capped', False):
             raise NotSupported('capped collections')
-        if cmd.get('validator'):
-            raise NotSupported('collection validators')
+        options = odm_schema.parse_options(cmd, 'create')
         for opt, feature in (('viewOn', 'views'), ('timeseries', 'time series collections'),
                              ('clusteredIndex', 'clustered collections'),
                              ('encryptedFields', 'queryable encryption'),
@@ -1397,8 +1407,30 @@ class Engine(object):
         check_collation(cmd.get('collation'), 'create')
         if self.get_coll(db_name, coll_name) is not None:
             raise CommandError(48, 'Collection %s.%s already exists.' % (db_name, coll_name))
-        self.get_coll(db_name, coll_name, create=True)
+        self.get_coll(db_name, coll_name, create=True).options.update(options)
         return {'ok': 1.0}
+
+    def cmd_coll_mod(self, db_name, cmd, conn):
+        """collMod, for a collection's validation options only."""
+        for k in cmd:
+            if k not in COMMON_FIELDS and k not in ('collMod', 'validator', 'validationLevel',
+                                                    'validationAction'):
+                raise NotSupported("collMod's %s" % k)
+        coll_name = cmd['collMod']
+        validate_coll_name(coll_name, 'collMod')
+        coll = self.get_coll(db_name, coll_name)
+        if coll is None:
+            raise CommandError(26, 'ns does not exist: %s.%s' % (db_name, coll_name))
+        options = odm_schema.parse_options(cmd, 'collMod', coll.options)
+        # A transaction's copies share the options dict: change it in place.
+        coll.options.clear()
+        coll.options.update(options)
+        return {'ok': 1.0}
+
+    def _validate(self, coll, old, new):
+        """The collection's validator on a write (DocumentValidationFailure, 121)."""
+        odm_schema.check_write(coll.options, old, new, self.local.bypass_validation,
+                               lambda message: print(message, file=sys.stderr, flush=True))
 
     def cmd_list_collections(self, db_name, cmd, conn):
         check_fields(cmd, 'listCollections', {'filter', 'nameOnly', 'authorizedCollections',

@@ -27,7 +27,7 @@ CODE_NAMES = {
     54: 'NotSingleValueField', 56: 'EmptyFieldName', 59: 'CommandNotFound',
     66: 'ImmutableField', 67: 'CannotCreateIndex', 72: 'InvalidOptions',
     73: 'InvalidNamespace', 85: 'IndexOptionsConflict',
-    86: 'IndexKeySpecsConflict', 115: 'CommandNotSupported',
+    86: 'IndexKeySpecsConflict', 121: 'DocumentValidationFailure', 115: 'CommandNotSupported',
     197: 'InvalidIndexSpecificationOption', 8: 'UnknownError',
     11000: 'DuplicateKey', 15: 'Overflow', 16: 'InvalidLength',
     40352: 'Location40352', 51246: 'Location51246', 31254: 'Location31254',

@@ -776,6 +776,98 @@ def t_collections(db, client):
                  REFUSAL_PREFIX)
 
 
+def t_validators(db):
+    """$jsonSchema validators, per the manual's schema validation pages."""
+    from bson.decimal128 import Decimal128
+    from bson.int64 import Int64
+    db.drop_collection('valid')
+    schema = {'bsonType': 'object', 'required': ['_id', 'price', 'at'],
+              'additionalProperties': False,
+              'properties': {'_id': {'bsonType': 'objectId'}, 'price': {'bsonType': 'decimal'},
+                             'at': {'bsonType': 'date'}, 'n': {'bsonType': 'number'},
+                             'count': {'bsonType': 'long', 'minimum': 0},
+                             'tags': {'bsonType': 'array', 'items': {'bsonType': 'string'}},
+                             'kind': {'enum': ['a', 'b']},
+                             'note': {'bsonType': ['string', 'null']},
+                             'either': {'anyOf': [{'bsonType': 'int'}, {'bsonType': 'string'}]},
+                             'sub': {'bsonType': 'object', 'required': ['x'],
+                                     'properties': {'x': {'bsonType': 'int'}}}}}
+    db.create_collection('valid', validator={'$jsonSchema': schema})
+    c = db.valid
+    now = datetime.datetime(2026, 1, 2, 3, 4, 5)
+    good = {'price': Decimal128('1.50'), 'at': now, 'n': 2.5, 'count': Int64(3), 'tags': ['x'],
+            'kind': 'a', 'note': None, 'either': 'z', 'sub': {'x': 1}}
+    c.insert_one(dict(good))
+    check('a valid document is stored', c.count_documents({}) == 1)
+    for name, change in (('a double for a decimal', {'price': 1.5}),
+                         ('a string for a date', {'at': '2026-01-02'}),
+                         ('an int for a long', {'count': 3}),
+                         ('a long below minimum', {'count': Int64(-1)}),
+                         ('a wrong array element', {'tags': ['x', 1]}),
+                         ('a value outside enum', {'kind': 'c'}),
+                         ('a type outside the list', {'note': 1}),
+                         ('no anyOf alternative', {'either': 1.5}),
+                         ('a wrong nested type', {'sub': {'x': 'one'}}),
+                         ('a missing nested required field', {'sub': {}}),
+                         ('an undeclared field', {'other': 1}),
+                         ('a string for "number"', {'n': 'two'})):
+        doc = dict(good)
+        doc.update(change)
+        details = expect_error('validator refuses ' + name, lambda: c.insert_one(doc), 121)
+        if details:
+            info = details.get('errInfo') or {}
+            check('errInfo of ' + name, 'failingDocumentId' in info and
+                  info.get('details', {}).get('operatorName') == '$jsonSchema', repr(info))
+    missing = dict(good)
+    del missing['at']
+    expect_error('validator refuses a missing required field', lambda: c.insert_one(missing), 121)
+    for alias, value in (('number', 1), ('number', Int64(1)), ('number', Decimal128('1'))):
+        doc = dict(good)
+        doc['n'] = value
+        c.insert_one(doc)
+    check('"number" takes int, long, double and decimal', c.count_documents({}) == 4)
+    expect_error('update refused', lambda: c.update_one({'kind': 'a'}, {'$set': {'price': 2.0}}),
+                 121)
+    expect_error('replace refused', lambda: c.replace_one({'kind': 'a'}, {'price': Decimal128('1')}),
+                 121)
+    expect_error('findAndModify refused', lambda: c.find_one_and_update(
+        {'kind': 'a'}, {'$set': {'at': 'now'}}), 121)
+    expect_error('upsert refused', lambda: c.update_one({'kind': 'zz'}, {'$set': {'x': 1}},
+                                                        upsert=True), 121)
+    c.insert_one({'price': 1.5, 'bypassed': True}, bypass_document_validation=True)
+    check('bypassDocumentValidation stores an invalid document',
+          c.count_documents({'bypassed': True}) == 1)
+    db.command('collMod', 'valid', validationAction='warn')
+    c.insert_one({'price': 2.5})
+    check('validationAction warn stores the invalid document', c.count_documents({'price': 2.5}) == 1)
+    db.command('collMod', 'valid', validationAction='error', validationLevel='moderate')
+    c.update_one({'price': 2.5}, {'$set': {'more': 1}})
+    check('moderate: an invalid document may be updated', c.count_documents({'more': 1}) == 1)
+    expect_error('moderate: a valid document may not become invalid',
+                 lambda: c.update_one({'kind': 'a'}, {'$set': {'price': 2.0}}), 121)
+    expect_error('moderate: inserts are checked', lambda: c.insert_one({'price': 3.5}), 121)
+    info = db.command('listCollections', filter={'name': 'valid'})['cursor']['firstBatch'][0]
+    options = info['options']
+    check('listCollections reports the validator', options.get('validator') == {'$jsonSchema': schema}
+          and options.get('validationLevel') == 'moderate' and
+          options.get('validationAction') == 'error', repr(options))
+    db.command('collMod', 'valid', validationLevel='off')
+    c.insert_one({'price': 4.5})
+    check('validationLevel off checks nothing', c.count_documents({'price': 4.5}) == 1)
+    expect_error('collMod of a missing collection', lambda: db.command(
+        'collMod', 'nothing_here', validationLevel='strict'), 26)
+    expect_error('an unknown keyword is refused', lambda: db.create_collection(
+        'valid2', validator={'$jsonSchema': {'bsonType': 'object', 'nonsense': 1}}), 9)
+    expect_error('an unknown type alias is refused', lambda: db.create_collection(
+        'valid2', validator={'$jsonSchema': {'bsonType': 'integer'}}), 9)
+    expect_error('a keyword not implemented is refused', lambda: db.create_collection(
+        'valid2', validator={'$jsonSchema': {'uniqueItems': True}}), 115, REFUSAL_PREFIX)
+    db.create_collection('valid3', validator={'$jsonSchema': {'properties': {'a': {'minimum': 5}}}})
+    db.valid3.insert_one({'a': 'text'})
+    check('a keyword for another type does not apply', db.valid3.count_documents({}) == 1)
+    expect_error('minimum applies to numbers', lambda: db.valid3.insert_one({'a': 4}), 121)
+
+
 def t_refusals(db, client):
     c = db.ref
     c.drop()
@@ -1037,6 +1129,7 @@ def main():
         ('types', lambda: t_types_roundtrip(db)),
         ('queries', lambda: t_queries(db)),
         ('collections', lambda: t_collections(db, client)),
+        ('validators', lambda: t_validators(db)),
         ('refusals', lambda: t_refusals(db, client)),
         ('array updates', lambda: t_array_updates(db)),
         ('sessions, transactions, failCommand', lambda: t_sessions(client, db, port)),

@@ -5,6 +5,7 @@
 // (index/stored_path.hpp), and a $jsonSchema generator.
 //
 //   odm::kinds::scalar<BSON_TYPE_INT32>  one BSON type with nothing inside it
+//   odm::kinds::enumeration<E>           a string, one of the enumerator names of E
 //   odm::kinds::document<R>              a sub-document whose fields are the members of
 //                                        the struct R, stored as R's member table says
 //   odm::kinds::any_document             a sub-document only its codec knows
@@ -37,6 +38,13 @@ namespace kinds {
 template <bson_type_t Type>
 struct scalar {
   static constexpr bson_type_t type = Type;
+};
+/// A string that is one of the enumerator names of the enum E (an enum stored by name):
+/// a scalar string to paths and queries, a closed list of values to a $jsonSchema.
+template <class E>
+struct enumeration {
+  static constexpr bson_type_t type = BSON_TYPE_UTF8;
+  using enum_type = E;
 };
 /// A sub-document holding the members of the struct Record.
 template <class Record>

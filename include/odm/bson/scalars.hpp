@@ -160,7 +160,7 @@ struct codec<E> {
   // int32 when every value fits; int64 for 64-bit and unsigned 32-bit underlying types.
   using stored = std::conditional_t<(sizeof(underlying) < 4 || (sizeof(underlying) == 4 && std::is_signed_v<underlying>)),
                                     std::int32_t, std::int64_t>;
-  using kind = std::conditional_t<enum_storage<E> == EnumStorage::integer, kind_of<stored>, kinds::scalar<BSON_TYPE_UTF8>>;
+  using kind = std::conditional_t<enum_storage<E> == EnumStorage::integer, kind_of<stored>, kinds::enumeration<E>>;
   static void encode(bson_t* parent, std::string_view key, E value) {
     if constexpr (enum_storage<E> == EnumStorage::integer) {
       const auto raw = static_cast<underlying>(value);

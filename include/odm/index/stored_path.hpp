@@ -61,6 +61,8 @@ template <bson_type_t Type>
 struct KindPath<kinds::scalar<Type>> {
   static constexpr bool has(std::string_view) { return false; }
 };
+template <class E>
+struct KindPath<kinds::enumeration<E>> : KindPath<kinds::scalar<BSON_TYPE_UTF8>> {};
 template <class Record>
 struct KindPath<kinds::document<Record>> {
   static constexpr bool has(std::string_view rest) { return record_has_path<Record, false>(rest); }
