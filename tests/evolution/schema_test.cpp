@@ -10,6 +10,7 @@
 #include "test_support.hpp"
 
 #include <odm/evolution/schema.hpp>
+#include <odm/evolution/versions.hpp>
 
 #include <gtest/gtest.h>
 
@@ -247,6 +248,31 @@ TEST(JsonSchema, WhatOdmWritesPassesAndTypicalWrongWritesDoNot) {
   odm::Document extra = odm::Document::copy_of(good.get());
   bson_append_int32(extra.get_mutable(), "unknown", -1, 1);
   EXPECT_FALSE(violations_of(extra).empty()) << "a field the model does not declare";
+}
+
+odm::Document mark_paid(const odm::Document& stored) { return stored; }
+
+/// A model with schema versions and no odm::Extra: its documents carry `schema_version`.
+struct VersionedInvoice {
+  std::int64_t id = 0;
+  std::string customer;
+  struct odm_model {
+    static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(&mark_paid));
+  };
+};
+
+TEST(JsonSchema, AModelWithSchemaVersionsAllowsItsVersionField) {
+  const odm::Document schema = odm::json_schema<VersionedInvoice>();
+  const odm::Document written = odm::to_bson(VersionedInvoice{7, "ada"});
+  const auto broken = odm_test::schema_violations(schema.get(), written.get());
+  EXPECT_TRUE(broken.empty()) << broken.front() << "\n  document: " << written.to_json()
+                              << "\n  schema: " << schema.to_json();
+  EXPECT_FALSE(odm_test::schema_violations(schema.get(), with(written, "schema_version", R"("2")").get()).empty())
+      << "a version of another type than odm writes";
+  odm::Document before_versions;
+  bson_copy_to_excluding_noinit(written.get(), before_versions.get_mutable(), "schema_version", nullptr);
+  EXPECT_TRUE(odm_test::schema_violations(schema.get(), before_versions.get()).empty())
+      << "a document from before the model had versions";
 }
 
 // ---- randomized: random objects of every seed model and of the models above ---------

@@ -144,6 +144,14 @@ SchemaNode record_schema(const SchemaOptions& options, OpenRecords& open) {
       if (Member::when_absent == Absent::refused) node.required.push_back(name);
     }
   });
+  // A model with schema versions (odm/evolution/versions.hpp) writes its version after its
+  // members, as an int32. Documents from before the model had versions lack it.
+  if constexpr (Root && has_schema_versions<Record>) {
+    SchemaNode version;
+    version.bson_types = {"int"};
+    node.property_names.emplace_back(schema_version_field);
+    node.property_schemas.push_back(std::move(version));
+  }
   // The server gives a document without `_id` an ObjectId.
   if (Root && !has_id) {
     SchemaNode id;
