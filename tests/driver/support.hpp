@@ -65,6 +65,7 @@ enum class Capability {
   hint_checks,              // a hint naming no index is refused (BadValue, 2)
   unacknowledged_writes,    // a write with w: 0 (OP_MSG moreToCome) is applied
   not_through_arrays,       // $not on a path through an array of documents, as MongoDB's manual says
+  lookup_through_arrays,    // a $lookup localField through arrays of documents ("items.product")
 };
 
 struct EngineGap {
@@ -116,6 +117,12 @@ inline constexpr EngineGap engine_gaps[] = {
     {Engine::mongo_java_server, Capability::first_batch_of_101,
      "a find without batchSize gets every document in its first batch; MongoDB answers 101 first "
      "(https://www.mongodb.com/docs/manual/tutorial/iterate-a-cursor/#cursor-batches)"},
+    {Engine::mongo_java_server, Capability::lookup_through_arrays,
+     "its $lookup finds nothing for a localField through an array of documents (\"items.product\", or "
+     "\"__odm_0.category\" through the matches of an earlier $lookup), and answers only top-level fields and "
+     "arrays of values; MongoDB reads localField as a path, through arrays "
+     "(https://www.mongodb.com/docs/manual/reference/operator/aggregation/lookup/#equality-match-with-a-single-join-condition), "
+     "so odm's server-side joins through embedded arrays and nested levels need it"},
 };
 
 /// Why `engine` cannot run a test that needs `capability`, or nullopt when it can.

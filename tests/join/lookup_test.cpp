@@ -218,9 +218,17 @@ class BothWays : public odm_test::DriverTest, public testing::WithParamInterface
   }
 };
 
+/// The server-side form of a join through arrays of documents or over several levels.
+#define REQUIRE_LOOKUP_THROUGH_ARRAYS()                                          \
+  if (GetParam() == odm::JoinSide::server) {                                     \
+    ODM_REQUIRE(lookup_through_arrays);                                          \
+  }                                                                              \
+  static_assert(true)
+
 const auto by_id = [] { return odm::Sort<Order>::raw(json(R"({"_id": 1})")); };
 
 TEST_P(BothWays, EmbeddedPathsNestedRelationsDuplicatesEmptyArraysAndMissingSubDocuments) {
+  REQUIRE_LOOKUP_THROUGH_ARRAYS();
   insert_catalogue();
   insert_raw("orders", R"([
     {"_id": 1, "items": [{"product": 2, "quantity": 1}, {"product": 1, "quantity": 2}, {"product": 2, "quantity": 3}],
@@ -244,6 +252,7 @@ TEST_P(BothWays, EmbeddedPathsNestedRelationsDuplicatesEmptyArraysAndMissingSubD
 }
 
 TEST_P(BothWays, DanglingDropLeavesOutTheDocumentAndForgetsRefManyIds) {
+  REQUIRE_LOOKUP_THROUGH_ARRAYS();
   insert_catalogue();
   insert_raw("orders", R"([
     {"_id": 1, "items": [{"product": 2, "quantity": 1}], "wishlist": [2, 9, 2, 1]},
@@ -264,6 +273,7 @@ TEST_P(BothWays, DanglingDropLeavesOutTheDocumentAndForgetsRefManyIds) {
 }
 
 TEST_P(BothWays, DanglingRaiseThrowsNamingThePathOnBothSides) {
+  REQUIRE_LOOKUP_THROUGH_ARRAYS();
   insert_catalogue();
   insert_raw("orders",
              R"([{"_id": 1, "items": [{"product": 2, "quantity": 1}, {"product": 42, "quantity": 1}], "wishlist": []}])");
@@ -278,6 +288,7 @@ TEST_P(BothWays, DanglingRaiseThrowsNamingThePathOnBothSides) {
 }
 
 TEST_P(BothWays, ANestedDropNeverRemovesTheOuterTargets) {
+  REQUIRE_LOOKUP_THROUGH_ARRAYS();
   insert_catalogue();
   insert_raw("orders",
              R"([{"_id": 1, "items": [{"product": 5, "quantity": 1}, {"product": 1, "quantity": 1}], "wishlist": []}])");
@@ -294,6 +305,28 @@ TEST_P(BothWays, ANestedDropNeverRemovesTheOuterTargets) {
   expect_both(query, "1: 5=p5(\"gone\"?) 1=p1(\"c1\"=Garden)\n", 3);
 }
 
+TEST_P(BothWays, TopLevelRefAndRefManyUnderKeepAndDrop) {
+  insert_catalogue();
+  insert_raw("orders", R"([{"_id": 1, "items": [], "wishlist": [5, 9, 1, 5]}, {"_id": 2, "items": [], "wishlist": [9]},
+                           {"_id": 3, "items": [], "wishlist": []}])");
+  const auto products = [&](const odm::JoinOptions& chosen) {
+    return show_all(odm::find_joined(db(), {}, odm::Sort<Product>::raw(json(R"({"_id": 1})")), chosen,
+                                     odm::with(&Product::category)));
+  };
+  expect_both(products,
+              "p1(\"c1\"=Garden)\np2(\"c2\"=Kitchen)\np3(\"c0\"=Tools)\np4(\"c1\"=Garden)\np5(\"gone\"?)\n", 2);
+  using Dropping = OrderT<odm::Dangling::drop>;
+  const auto dropping = [&](const odm::JoinOptions& chosen) {
+    return show_all(odm::find_joined(db(), {}, odm::Sort<Dropping>::raw(json(R"({"_id": 1})")), chosen,
+                                     odm::with(&Dropping::wishlist)));
+  };
+  // A RefMany under drop forgets the missing ids and keeps the document; duplicates stay.
+  expect_both(dropping,
+              "1: items [] gift none wishlist [5=p5(\"gone\"!), 1=p1(\"c1\"!), 5=p5(\"gone\"!)]\n"
+              "2: items [] gift none wishlist []\n3: items [] gift none wishlist []\n",
+              2);
+}
+
 TEST_P(BothWays, ParentReferencesWithNullRootsAndDuplicates) {
   insert_raw("folders", R"([{"_id": "root", "parent": null}, {"_id": "a", "parent": "root"},
                             {"_id": "b", "parent": "root"}, {"_id": "c", "parent": "a"}, {"_id": "d", "parent": "lost"}])");
@@ -306,6 +339,7 @@ TEST_P(BothWays, ParentReferencesWithNullRootsAndDuplicates) {
 }
 
 TEST_P(BothWays, ReferencesInsideSubsetItems) {
+  REQUIRE_LOOKUP_THROUGH_ARRAYS();
   insert_catalogue();
   insert_raw("reviewed", R"([{"_id": 1, "reviews": [{"review_id": 1, "topic": "c2", "stars": 5},
                                                     {"review_id": 2, "topic": "nope", "stars": 4},
@@ -319,6 +353,7 @@ TEST_P(BothWays, ReferencesInsideSubsetItems) {
 }
 
 TEST_P(BothWays, BadDocumentsAreSkippedAndReportedAtEveryLevelOrThrown) {
+  REQUIRE_LOOKUP_THROUGH_ARRAYS();
   insert_catalogue();
   // Product 6's name is a number; order 3's items are not an array.
   insert_raw("products", R"([{"_id": 6, "name": 66, "category": "c0"}])");
@@ -352,6 +387,7 @@ TEST_P(BothWays, BadDocumentsAreSkippedAndReportedAtEveryLevelOrThrown) {
 }
 
 TEST_P(BothWays, ThousandOrdersCostOneAggregateOrOneFindPerLevel) {
+  REQUIRE_LOOKUP_THROUGH_ARRAYS();
   insert_catalogue();
   std::vector<Order> orders;
   for (std::int64_t o = 0; o < 1'000; ++o) {
