@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <set>
 #include <string>
@@ -69,8 +70,10 @@ std::vector<Target> pooled_targets(const LookupResults& results, std::size_t ste
   for (const RawView& view : results.pools[step]) {
     bson_t document;
     if (!bson_init_static(&document, view.data, view.length)) continue;
-    bson_iter_t it;
-    if (!bson_iter_init_find(&it, &document, "_id")) continue;  // no id: no reference points at it
+    bson_iter_t it;  // _id comes first in stored documents: read it without a search
+    if (!bson_iter_init(&it, &document) || !bson_iter_next(&it)) continue;
+    if (std::strcmp(bson_iter_key(&it), "_id") != 0 && !bson_iter_init_find(&it, &document, "_id"))
+      continue;  // no id: no reference points at it
     id_type_t<Target> id{};
     try {
       codec<id_type_t<Target>>::decode(it, id);
