@@ -68,18 +68,6 @@ std::size_t LookupResults::take() {
   return next++;
 }
 
-DecodeError located_decode_error(const DecodeError& error, const bson_t* document, std::string_view source) {
-  std::string context = " (document ";
-  const Document id = id_field(document);
-  context += id.empty() ? std::string("without _id") : id.to_json();
-  context += " from ";
-  context += source;
-  context += ")";
-  DecodeError located(error.reason() + context);
-  located.prepend_path_of(error);
-  return located;
-}
-
 Document lookup_pipeline(const Document& filter, const Document& sort, const std::vector<const JoinStep*>& relations,
                          std::vector<std::string>& sources) {
   Document command;

@@ -46,9 +46,6 @@ struct LookupResults {
   std::size_t take();
 };
 
-/// `error` located in `document`: "<reason> (document {_id: ...} from <source>)", with its path.
-DecodeError located_decode_error(const DecodeError& error, const bson_t* document, std::string_view source);
-
 /// What a fetch step does with a target that does not fit its model: throws, or reports it.
 using ReportBad = std::function<void(SkippedDocument)>;
 
