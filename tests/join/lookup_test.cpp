@@ -90,6 +90,16 @@ struct MapOrder {
   };
 };
 
+/// Arrays directly inside arrays: a $lookup localField does not look into them.
+struct Grid {
+  std::int64_t id = 0;
+  std::vector<std::vector<odm::Ref<Product>>> rows;
+  std::vector<odm::RefMany<Product>> lists;
+  struct odm_model {
+    static constexpr std::string_view collection = "grids";
+  };
+};
+
 /// Children pointing at their parent (ParentRef), a root's parent being null.
 struct Folder {
   std::string id;
@@ -217,6 +227,8 @@ class BothWays : public odm_test::DriverTest, public testing::WithParamInterface
     EXPECT_EQ(query(client), chosen) << "the client-side join on the same data";
   }
 };
+
+Item item(std::int64_t product) { return Item{odm::Ref<Product>(product), 1}; }
 
 /// The server-side form of a join through arrays of documents or over several levels.
 #define REQUIRE_LOOKUP_THROUGH_ARRAYS()                                          \
@@ -393,7 +405,7 @@ TEST_P(BothWays, ThousandOrdersCostOneAggregateOrOneFindPerLevel) {
   for (std::int64_t o = 0; o < 1'000; ++o) {
     Order order;
     order.id = o;
-    for (std::int64_t i = 0; i < 5; ++i) order.items.emplace_back(Item{odm::Ref<Product>(1 + (o + i) % 6), 1});
+    for (std::int64_t i = 0; i < 5; ++i) order.items.emplace_back(item(1 + (o + i) % 6));
     orders.push_back(std::move(order));
   }
   db().collection<Order>().insert_many(orders);
@@ -440,6 +452,27 @@ TEST_F(ServerJoin, ARelationThroughMapValuesIsRefusedBeforeAnythingIsSent) {
   EXPECT_EQ(log_.started("aggregate") + log_.started("find"), 0);
 }
 
+TEST_F(ServerJoin, ArraysDirectlyInsideArraysAreRefusedBeforeAnythingIsSent) {
+  odm::JoinOptions options;
+  options.side = odm::JoinSide::server;
+  log_.clear();
+  for (const auto& relation : {odm::with(&Grid::rows), odm::with(&Grid::lists)}) {
+    try {
+      (void)odm::find_joined(db(), {}, options, relation);
+      ADD_FAILURE() << "expected UsageError";
+    } catch (const odm::UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find("holds arrays directly inside arrays"), std::string::npos)
+          << error.what();
+    }
+  }
+  EXPECT_EQ(log_.started("aggregate") + log_.started("find"), 0);
+  options.side = odm::JoinSide::client;  // the client form resolves them
+  db().collection<Grid>().insert_one(Grid{1, {{odm::Ref<Product>(std::int64_t{1})}}, {}});
+  db().collection<Product>().insert_one(Product{1, "p1", odm::Ref<Category>(std::string("c0"))});
+  const auto grids = odm::find_joined(db(), {}, options, odm::with(&Grid::rows));
+  EXPECT_EQ(grids[0].rows[0][0]->name, "p1");
+}
+
 TEST_F(ServerJoin, ResolveOnDocumentsAlreadyReadRefusesTheServerSide) {
   std::vector<Folder> folders;
   odm::JoinOptions options;
@@ -460,6 +493,22 @@ TEST(LookupPipeline, OneFlatLookupPerFetchStepInTheOrderTheJoinRunsThem) {
                 {"$lookup": {"from": "products", "localField": "wishlist", "foreignField": "_id", "as": "__odm_2"}}]})")
                 .to_json());
   EXPECT_EQ(sources.size(), 3u);
+}
+
+TEST(LookupResults, FieldsOutOfShapeFromTheServerAreIgnored) {
+  odm::detail::LookupResults results;
+  results.pools.resize(2);
+  results.sources = {"a", "b"};
+  const odm::Document row = json(R"({"_id": 1, "__odm_0": "not an array", "__odm_1": [1, {"_id": 2}, null, {"_id": 3}],
+                                      "__odm_7": [{"_id": 4}], "__odm_": [{}], "__odm_1x": [{}],
+                                      "__odm_99999999999999999999999": [{}], "name": "kept"})");
+  odm::detail::collect_lookups(row.get(), results);
+  EXPECT_EQ(results.pools[0].size(), 0u) << "not an array";
+  EXPECT_EQ(results.pools[1].size(), 2u) << "only the documents of the array";
+  EXPECT_EQ(odm::detail::without_lookups(row.get()).to_json(),
+            json(R"({"_id": 1, "__odm_": [{}], "__odm_1x": [{}], "__odm_99999999999999999999999": [{}],
+                   "name": "kept"})").to_json())
+      << "only the fields a step's number names are removed";
 }
 
 }  // namespace

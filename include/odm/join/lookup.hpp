@@ -35,7 +35,6 @@
 #include <odm/query/expression.hpp>
 
 #include <cstddef>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
