@@ -33,6 +33,19 @@
 //                   The copy of the documents (and of the targets) made before each
 //                   iteration is outside the measurement, as is destroying the result.
 //
+// Server-side joins (issue 13 item 4): the same books and orders joined by odm::find_joined,
+// on the client (one find per level) and on the server (one aggregate with $lookup):
+//   query_{client,server}_{books,orders}  the whole find_joined: the query, libmongoc,
+//                   decoding and the join (the server's work is not the client's CPU);
+//   lookup_join_work_orders  the $lookup form's client work after the aggregate, fed with
+//                   its result rows (captured once): reading the targets out of the rows
+//                   (detail::collect_lookups), then the join with them (gathering, each
+//                   distinct target's id read from every row that carries it, the distinct
+//                   targets decoded once, sharing, assigning); the orders themselves are
+//                   decoded before (decode_orders measures that). Minus decode_order_products,
+//                   it is the join's own work of the $lookup form.
+//   --report-queries also prints the bytes each form receives (the replies' documents).
+//
 // The data lives in database "odm_join_bench" (--db=NAME); it is inserted when the stored
 // counts do not match (the first run against a fresh server) and reused afterwards.
 //
@@ -51,6 +64,7 @@
 // The URI may also come from $ODM_BENCH_URI.
 
 #include <odm/join/join.hpp>
+#include <odm/join/lookup.hpp>
 #include <odm/join/subset.hpp>
 #include <odm/odm.hpp>
 
@@ -252,6 +266,7 @@ struct Fixture {
   std::vector<odm::Document> order_docs;
   std::vector<odm::Document> catalog_docs;     // the products the orders' items point at
   std::vector<CatalogProduct> catalog_targets;
+  std::vector<odm::Document> lookup_order_rows;  // what the $lookup form's aggregate returns
 
   Fixture()
       : client(settings.uri, odm::ClientOptions{}.on_command_started(
@@ -342,6 +357,23 @@ std::vector<odm::Document> fetched_documents(const odm::Database& db, const std:
   return out;
 }
 
+/// The rows the $lookup form's aggregate returns for `relation` over every document, by _id.
+template <class T>
+std::vector<odm::Document> lookup_rows(const odm::Database& db, const odm::Relation<T>& relation) {
+  std::vector<std::string> sources;
+  const odm::Document pipeline = odm::detail::lookup_pipeline(odm::Document(), odm::Document::from_json(R"({"_id": 1})"),
+                                                              {&relation.step()}, sources);
+  std::vector<odm::Document> rows;
+  for (odm::Document& row : db.collection<T>().aggregate_raw(pipeline)) rows.push_back(std::move(row));
+  return rows;
+}
+
+std::size_t bytes_of(const std::vector<odm::Document>& documents) {
+  std::size_t bytes = 0;
+  for (const odm::Document& document : documents) bytes += document.size();
+  return bytes;
+}
+
 Fixture& fixture() {
   static Fixture* instance = [] {
     auto* f = new Fixture();
@@ -359,6 +391,8 @@ Fixture& fixture() {
     f->part_docs = fetched_documents<Part>(f->db, distinct_ids(f->products, &Product::parts));
     for (const auto& doc : f->publisher_docs) f->publisher_targets.push_back(odm::from_bson<Publisher>(doc));
     for (const auto& doc : f->part_docs) f->part_targets.push_back(odm::from_bson<Part>(doc));
+    f->lookup_order_rows = lookup_rows(f->db, odm::with(&Order::items, odm::with(&LineItem::product)));
+    if (f->lookup_order_rows.size() != settings.orders) fail("the $lookup aggregate did not return every order");
     if (f->books.size() != settings.books || f->book_docs.size() != settings.books ||
         f->publisher_docs.size() != settings.publishers ||
         f->products.size() != 1 || f->part_docs.size() != settings.parts || f->orders.size() != settings.orders ||
@@ -484,6 +518,28 @@ template <class T, class M>
   odm::resolve(db, orders, odm::with(&Order::items, odm::with(&LineItem::product)));
 }
 
+/// The whole odm::find_joined of every document by _id, on `side`.
+template <class T, class M, class... Nested>
+[[gnu::noinline]] odm::Resolved<T> query_joined(const odm::Database& db, odm::JoinSide side, M T::*member,
+                                                Nested... nested) {
+  odm::JoinOptions options;
+  options.side = side;
+  return odm::find_joined(db, {}, odm::Sort<T>::raw(odm::Document::from_json(R"({"_id": 1})")), options,
+                          odm::with(member, std::move(nested)...));
+}
+
+/// The $lookup form's client work after the aggregate (see the header): the targets read
+/// out of the rows, then the join with them. `orders` are the rows' orders, decoded.
+[[gnu::noinline]] void lookup_join_work_orders(const odm::Database& db, const std::vector<odm::Document>& rows,
+                                               std::vector<Order>& orders) {
+  const auto relation = odm::with(&Order::items, odm::with(&LineItem::product));
+  odm::detail::LookupResults results;
+  results.sources = {"bench"};
+  results.pools.resize(1);
+  for (const odm::Document& row : rows) odm::detail::collect_lookups(row.get(), results);
+  relation(db, orders, odm::detail::SkipReport::with_lookup(odm::JoinOptions{}, results));
+}
+
 // ---------------------------------------------------------------------------------------
 // Cases, each: prepare (not measured), run (measured), finish (not measured).
 
@@ -583,6 +639,23 @@ bool run_case(std::string_view name, long n, Measured&& measured) {
       std::vector<CatalogProduct> targets = f.catalog_targets;
       measured([&] { join_work_nested(orders, std::move(targets)); });
     }
+  } else if (name == "query_client_books" || name == "query_server_books") {
+    const auto side = name == "query_server_books" ? odm::JoinSide::server : odm::JoinSide::client;
+    for (long i = 0; i < n; ++i) {
+      std::optional<odm::Resolved<Book>> result;
+      measured([&] { result.emplace(query_joined(f.db, side, &Book::publisher_id)); });
+    }
+  } else if (name == "query_client_orders" || name == "query_server_orders") {
+    const auto side = name == "query_server_orders" ? odm::JoinSide::server : odm::JoinSide::client;
+    for (long i = 0; i < n; ++i) {
+      std::optional<odm::Resolved<Order>> result;
+      measured([&] { result.emplace(query_joined(f.db, side, &Order::items, odm::with(&LineItem::product))); });
+    }
+  } else if (name == "lookup_join_work_orders") {
+    for (long i = 0; i < n; ++i) {
+      std::vector<Order> orders = f.orders;
+      measured([&] { lookup_join_work_orders(f.db, f.lookup_order_rows, orders); });
+    }
   } else if (name == "subset_add") {
     if (!subset_prepared) prepare_subset(f.db);
     for (long i = 0; i < n; ++i) measured([&] { add_one_review(f.db); });
@@ -595,7 +668,8 @@ bool run_case(std::string_view name, long n, Measured&& measured) {
 constexpr const char* case_names[] = {"resolve_books",     "decode_books",         "decode_publishers", "join_work_books",
                                       "resolve_parts",     "decode_parts",         "join_work_parts",   "resolve_orders",
                                       "decode_orders",     "decode_order_products", "join_work_orders", "subset_add",
-                                      "decode_parts_100k", "join_work_parts_100k"};
+                                      "decode_parts_100k", "join_work_parts_100k", "query_client_books", "query_server_books",
+                                      "query_client_orders", "query_server_orders", "lookup_join_work_orders"};
 
 // ---------------------------------------------------------------------------------------
 // The commands each operation sends, with the results checked.
@@ -649,6 +723,37 @@ void report_queries() {
           fail("resolve_orders: a line item has the wrong product");
     std::printf("queries resolve_orders %zu-orders-x-%zu-items->%zu-products: %s\n", settings.orders,
                 settings.items_per_order, settings.catalog_products, describe(sent).c_str());
+  }
+  {
+    // The same joins on the client and on the server: commands, and bytes received.
+    const auto check_books = [](const odm::Resolved<Book>& books) {
+      for (const Book& book : books)
+        if (!book.publisher_id.is_loaded() || book.publisher_id->id != publisher_key((book.id * 7) % settings.publishers))
+          fail("query_*_books: a book has the wrong publisher");
+    };
+    const auto check_orders = [](const odm::Resolved<Order>& orders) {
+      for (const Order& order : orders)
+        for (std::size_t i = 0; i < order.items.size(); ++i)
+          if (order.items[i]->product->id != expected_item_product(static_cast<std::size_t>(order.id), i))
+            fail("query_*_orders: a line item has the wrong product");
+    };
+    for (const auto side : {odm::JoinSide::client, odm::JoinSide::server}) {
+      const char* name = side == odm::JoinSide::server ? "server" : "client";
+      commands.clear();
+      check_books(query_joined(f.db, side, &Book::publisher_id));
+      std::printf("queries query_%s_books: %s\n", name, describe(commands.snapshot()).c_str());
+      commands.clear();
+      check_orders(query_joined(f.db, side, &Order::items, odm::with(&LineItem::product)));
+      std::printf("queries query_%s_orders: %s\n", name, describe(commands.snapshot()).c_str());
+    }
+    const std::size_t books_client = bytes_of(f.book_docs) + bytes_of(f.publisher_docs);
+    const std::size_t books_server = bytes_of(lookup_rows(f.db, odm::with(&Book::publisher_id)));
+    const std::size_t orders_client = bytes_of(f.order_docs) + bytes_of(f.catalog_docs);
+    const std::size_t orders_server = bytes_of(f.lookup_order_rows);
+    std::printf("bytes books client %zu server %zu (x%.1f)\n", books_client, books_server,
+                static_cast<double>(books_server) / static_cast<double>(books_client));
+    std::printf("bytes orders client %zu server %zu (x%.1f)\n", orders_client, orders_server,
+                static_cast<double>(orders_server) / static_cast<double>(orders_client));
   }
   {
     prepare_subset(f.db);
@@ -755,6 +860,7 @@ void register_benchmarks() {
     b->Unit(benchmark::kMicrosecond);
     if (std::string_view(name) == "resolve_parts") b->Iterations(5);
     if (std::string_view(name) == "subset_add") b->Iterations(1'000);  // adding 1,000 reviews
+    if (std::string_view(name).starts_with("query_")) b->Iterations(5);  // the test server's $lookup is slow
   }
   benchmark::RegisterBenchmark("BM_join_steps_books", BM_join_steps_books)->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("BM_join_steps_parts", BM_join_steps_parts)->Unit(benchmark::kMicrosecond);

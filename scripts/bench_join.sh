@@ -119,6 +119,11 @@ decode_orders=$(per_op decode_orders 5)
 decode_order_products=$(per_op decode_order_products 50)
 join_orders=$(per_op join_work_orders 5)
 subset_add=$(per_op subset_add 200)
+query_client_books=$(per_op query_client_books 2)
+query_server_books=$(per_op query_server_books 2)
+query_client_orders=$(per_op query_client_orders 3)
+query_server_orders=$(per_op query_server_orders 3)
+lookup_join_orders=$(per_op lookup_join_work_orders 5)
 # Cross-check inside the whole resolve: decoding as the cursor does it.
 in_resolve_books=$(inclusive resolve_books 'from_bson<(anonymous namespace)::Publisher>' 5)
 in_resolve_parts=$(inclusive resolve_parts 'from_bson<(anonymous namespace)::Part>' 2)
@@ -178,6 +183,24 @@ table=$(
   done
 )
 echo "$table"
+echo
+# Server-side joins (issue 13 item 4): the whole odm::find_joined, client side against $lookup.
+lookup_own=$(awk -v a="$lookup_join_orders" -v b="$decode_order_products" 'BEGIN { printf "%.0f", a - b }')
+q_cb=$(awk -F': ' '/^queries query_client_books/ { print $2 }' "$queries")
+q_sb=$(awk -F': ' '/^queries query_server_books/ { print $2 }' "$queries")
+q_co=$(awk -F': ' '/^queries query_client_orders/ { print $2 }' "$queries")
+q_so=$(awk -F': ' '/^queries query_server_orders/ { print $2 }' "$queries")
+printf '%-26s %-24s %12s %-24s %12s %8s\n' "find_joined, Ir/op" "client: commands" "client Ir" "server: commands" \
+  "server Ir" "srv/cli"
+printf '%-26s %-24s %12s %-24s %12s %8s\n' "books: 10000 -> 100 pubs" "$q_cb" "$query_client_books" "$q_sb" \
+  "$query_server_books" "$(ratio "$query_server_books" "$query_client_books")"
+printf '%-26s %-24s %12s %-24s %12s %8s\n' "orders: 1000x5 -> 200" "$q_co" "$query_client_orders" "$q_so" \
+  "$query_server_orders" "$(ratio "$query_server_orders" "$query_client_orders")"
+grep '^bytes ' "$queries"
+echo "orders, \$lookup form after the aggregate: $lookup_join_orders Ir/op, of which decoding the 200 products" \
+  "$decode_order_products: the join's own work $lookup_own Ir/op, join/decode of the fetched products" \
+  "$(ratio "$lookup_own" "$decode_order_products"), join/decode of every fetched document (orders too)" \
+  "$(ratio "$lookup_own" "$(awk -v a="$decode_orders" -v b="$decode_order_products" 'BEGIN { printf "%.0f", a + b }')")"
 echo
 echo "whole = odm::resolve; decode = from_bson of the same fetched documents; join = gathering, de-duplicating,"
 echo "in_filters, sharing and assigning (join_work_*); rest = whole - decode - join (libmongoc, cursor, network)."

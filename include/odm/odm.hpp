@@ -40,6 +40,7 @@
 #include <odm/index/index.hpp>
 #include <odm/index/sync.hpp>
 #include <odm/join/join.hpp>
+#include <odm/join/lookup.hpp>
 #include <odm/join/subset.hpp>
 #include <odm/join/tree.hpp>
 #include <odm/join/counts.hpp>

@@ -127,15 +127,19 @@ CursorCore::CursorCore(CursorCore&&) noexcept = default;
 CursorCore& CursorCore::operator=(CursorCore&&) noexcept = default;
 CursorCore::~CursorCore() = default;
 
-DecodeError CursorCore::decode_error(const DecodeError& error, const bson_t* document) const {
+DecodeError located_decode_error(const DecodeError& error, const bson_t* document, std::string_view source) {
   std::string context = " (document ";
   const Document id = id_field(document);
   context += id.empty() ? std::string("without _id") : id.to_json();
-  if (state_) context += " from " + state_->source();
+  if (!source.empty()) context += " from " + std::string(source);
   context += ")";
   DecodeError located(error.reason() + context);
   located.prepend_path_of(error);
   return located;
+}
+
+DecodeError CursorCore::decode_error(const DecodeError& error, const bson_t* document) const {
+  return located_decode_error(error, document, state_ ? std::string_view(state_->source()) : std::string_view());
 }
 
 const bson_t* CursorCore::next() {

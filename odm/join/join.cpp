@@ -9,6 +9,13 @@
 
 namespace odm::detail {
 
+void SkipReport::require_client_side(const JoinOptions& options, std::string_view who) {
+  if (options.side == JoinSide::server)
+    throw UsageError(std::string(who) +
+                     ": the documents are already read, so the join runs on the client; for a server-side join "
+                     "($lookup) start from the query: odm::find_joined(db, filter, options, relations...)");
+}
+
 Document children_pipeline(std::string_view collection, std::string_view field, const std::vector<ReferenceId>& parents,
                            const Document& sort, std::size_t limit) {
   // [{$match: {field: p0}}, {$sort}, {$limit},

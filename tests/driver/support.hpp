@@ -68,6 +68,7 @@ enum class Capability {
   set_stage,                // the $set aggregation stage (MongoDB 4.2's alias of $addFields)
   decimal_average,          // $avg of Decimal128 values is a Decimal128
   json_schema_validators,   // collection validators with $jsonSchema (create/collMod validator), enforced
+  lookup_through_arrays,    // a $lookup localField through arrays of documents ("items.product")
 };
 
 struct EngineGap {
@@ -130,6 +131,12 @@ inline constexpr EngineGap engine_gaps[] = {
     {Engine::mongo_java_server, Capability::decimal_average,
      "its $avg of Decimal128 values is a double; MongoDB's average of decimals is a Decimal128 "
      "(https://www.mongodb.com/docs/manual/reference/operator/aggregation/avg/)"},
+    {Engine::mongo_java_server, Capability::lookup_through_arrays,
+     "its $lookup finds nothing for a localField through an array of documents (\"items.product\", or "
+     "\"__odm_0.category\" through the matches of an earlier $lookup), and answers only top-level fields and "
+     "arrays of values; MongoDB reads localField as a path, through arrays "
+     "(https://www.mongodb.com/docs/manual/reference/operator/aggregation/lookup/#equality-match-with-a-single-join-condition), "
+     "so odm's server-side joins through embedded arrays and nested levels need it"},
 };
 
 /// Why `engine` cannot run a test that needs `capability`, or nullopt when it can.

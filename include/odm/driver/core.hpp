@@ -53,6 +53,10 @@ void drop_database(const std::shared_ptr<ClientState>& client, const std::string
 /// `{_id: <the _id of document>}`, or an empty document when it has none.
 Document id_field(const bson_t* document);
 
+/// `error` (from decoding `document`) with the document's _id and where it came from
+/// (`source`, e.g. "find on db.coll"; none when empty) added to its reason; same path.
+DecodeError located_decode_error(const DecodeError& error, const bson_t* document, std::string_view source);
+
 /// A server-side cursor. Move-only; closes the cursor (killCursors) and returns its
 /// pooled client when destroyed.
 class CursorCore {

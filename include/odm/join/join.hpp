@@ -45,6 +45,7 @@
 #include <odm/fields/ref.hpp>
 #include <odm/join/embedded_paths.hpp>
 #include <odm/join/gathered_ids.hpp>
+#include <odm/join/lookup_results.hpp>
 #include <odm/join/newest_children.hpp>
 #include <odm/model/id.hpp>
 #include <odm/query/expression.hpp>
@@ -68,6 +69,11 @@ namespace detail {
 struct SkipReport;
 }
 
+/// Where a join runs: one find per relation and level, the client putting the targets in
+/// place (`client`), or one aggregate whose `$lookup` stages bring every level's targets
+/// with each result document (`server`, odm::find_joined only: join/lookup.hpp).
+enum class JoinSide { client, server };
+
 /// Limits of the queries a join sends, and what it does with a document that does not fit.
 struct JoinOptions {
   /// At most this many ids in one `$in` (a 100,000-id join is split in ceil(100000 / n) finds).
@@ -79,10 +85,14 @@ struct JoinOptions {
   /// the list, Resolved::skipped() holds it), and each reference to it then follows its
   /// Dangling policy as if the target were missing.
   BadDocuments bad_documents = BadDocuments::raise;
+  /// Where odm::find_joined runs the join (join/lookup.hpp). odm::resolve and
+  /// Cursor::with join documents already read, on the client: they refuse `server`.
+  JoinSide side = JoinSide::client;
 
  private:
   friend struct detail::SkipReport;
   std::vector<SkippedDocument>* skipped_ = nullptr;  // where `skip` reports, set by resolve
+  detail::LookupResults* lookup_ = nullptr;          // the targets `$lookup` brought, set by find_joined
 };
 
 namespace detail {
@@ -105,6 +115,20 @@ struct SkipReport {
     if (options.skipped_ == nullptr) return;
     for (SkippedDocument& skipped : std::move(cursor).skipped()) options.skipped_->push_back(std::move(skipped));
   }
+  /// How a server-side join's step reports a target that does not fit: empty when it throws.
+  static ReportBad reporter(const JoinOptions& options) {
+    if (options.bad_documents != BadDocuments::skip || options.skipped_ == nullptr) return {};
+    return [list = options.skipped_](SkippedDocument skipped) { list->push_back(std::move(skipped)); };
+  }
+  /// The server-side join's results that the fetch steps read instead of sending finds.
+  static JoinOptions with_lookup(const JoinOptions& options, LookupResults& results) {
+    JoinOptions reading = options;
+    reading.lookup_ = &results;
+    return reading;
+  }
+  static LookupResults* lookup(const JoinOptions& options) noexcept { return options.lookup_; }
+  /// odm::resolve and Cursor::with join documents already on the client.
+  static void require_client_side(const JoinOptions& options, std::string_view who);
 };
 }  // namespace detail
 
@@ -449,8 +473,12 @@ Relation<T> fetch_relation(M T::*member, Nested... nested) {
   return Relation<T>(
       [member, field, nested_field, nested...](const Database& db, JoinSet<T>& set, const JoinOptions& options) {
         const auto gathered = gather_ids(set, member);
-        // 2. One query per batch of ids.
-        std::vector<Target> targets = fetch_where_in(db.collection<Target>(), "_id", gathered.ids, options);
+        // 2. One query per batch of ids, or what the server-side join brought.
+        std::vector<Target> targets;
+        if (LookupResults* results = SkipReport::lookup(options))
+          targets = pooled_targets<Target>(*results, results->take(), gathered, SkipReport::reporter(options));
+        else
+          targets = fetch_where_in(db.collection<Target>(), "_id", gathered.ids, options);
         // 3. The next level, on the targets' own references while they can still be changed.
         (nested.on_targets(db, targets, options), ...);
         assign_targets(set, member, gathered, share_targets(targets, gathered), field, nested_field);
@@ -529,6 +557,7 @@ Relation<T> with(M T::*member, Nested... nested) {
 template <class T>
 std::vector<SkippedDocument> resolve(const Database& db, std::vector<T>& documents, const Relation<T>& relation,
                                      const JoinOptions& options = {}) {
+  detail::SkipReport::require_client_side(options, "odm::resolve");
   std::vector<SkippedDocument> skipped;
   relation(db, documents, detail::SkipReport::into(options, skipped));
   return skipped;
@@ -541,6 +570,7 @@ std::vector<SkippedDocument> resolve(const Database& db, std::vector<T>& documen
                                      const Relation<T>& first, const More&... more) {
   static_assert((std::is_convertible_v<const More&, const Relation<T>&> && ...),
                 "odm::resolve: after the options, pass only relations of the documents' model (odm::with(...))");
+  detail::SkipReport::require_client_side(options, "odm::resolve");
   std::vector<SkippedDocument> skipped;
   const JoinOptions reporting = detail::SkipReport::into(options, skipped);
   first(db, documents, reporting);

@@ -1,0 +1,101 @@
+#pragma once
+// The targets a server-side join (`$lookup`, join/lookup.hpp) brought back with each result
+// document, read by the same join code as the client-side form: each fetch step of the
+// relations, taken in the order the join runs them (a step, then its nested steps: the
+// order the pipeline numbered them), decodes its targets from its pool instead of sending
+// a find. Everything else (gathering ids, Dangling policies, sharing targets, assigning
+// them in each document's order with duplicates) is the client-side join itself, which is
+// what makes both forms give the same results.
+
+#include <odm/bson/convert.hpp>
+#include <odm/bson/document.hpp>
+#include <odm/driver/core.hpp>
+#include <odm/driver/cursor.hpp>
+#include <odm/error.hpp>
+#include <odm/fields/ref.hpp>
+#include <odm/join/gathered_ids.hpp>
+#include <odm/model/id.hpp>
+
+#include <bson/bson.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace odm::detail {
+
+/// One target document inside a result document the server sent (which outlives it).
+struct RawView {
+  const std::uint8_t* data = nullptr;
+  std::uint32_t length = 0;
+};
+
+/// The `$lookup` results of every fetch step, by the step's number in the pipeline.
+struct LookupResults {
+  std::vector<std::vector<RawView>> pools;
+  /// The collection each step reads, and where the results come from, for messages.
+  std::vector<std::string> sources;
+  std::size_t next = 0;
+
+  /// The next fetch step's pool (each step takes one, in the order the pipeline numbered them).
+  std::size_t take();
+};
+
+/// What a fetch step does with a target that does not fit its model: throws, or reports it.
+using ReportBad = std::function<void(SkippedDocument)>;
+
+/// The targets of pool `step` whose ids `gathered` holds, each decoded once, as a find of
+/// `{_id: {$in: gathered.ids}}` would have returned them. A target that does not fit its
+/// model throws (no `report`) or is reported once and left out, as the client form does.
+template <class Target, class Id>
+std::vector<Target> pooled_targets(const LookupResults& results, std::size_t step, const GatheredIds<Id>& gathered,
+                                   const ReportBad& report) {
+  std::vector<Target> found;
+  if (gathered.ids.empty()) return found;
+  std::vector<char> seen(gathered.ids.size(), 0);
+  std::set<std::string> bad_ids;  // targets whose _id itself does not decode, reported once each
+  const auto bad = [&](const DecodeError& error, const bson_t* document) {
+    DecodeError located = located_decode_error(error, document, results.sources[step]);
+    if (!report) throw located;
+    report(SkippedDocument{id_field(document), std::move(located)});
+  };
+  for (const RawView& view : results.pools[step]) {
+    bson_t document;
+    if (!bson_init_static(&document, view.data, view.length)) continue;
+    bson_iter_t it;  // _id comes first in stored documents: read it without a search
+    if (!bson_iter_init(&it, &document) || !bson_iter_next(&it)) continue;
+    if (std::strcmp(bson_iter_key(&it), "_id") != 0 && !bson_iter_init_find(&it, &document, "_id"))
+      continue;  // no id: no reference points at it
+    id_type_t<Target> id{};
+    try {
+      codec<id_type_t<Target>>::decode(it, id);
+    } catch (const DecodeError&) {
+      // Matched by the server, yet its _id is not the model's id type: the whole document
+      // does not fit, as decoding it says.
+      const Document id_only = id_field(&document);
+      if (!bad_ids.insert(std::string(reinterpret_cast<const char*>(id_only.data()), id_only.size())).second) continue;
+      try {
+        (void)from_bson<Target>(&document);
+      } catch (const DecodeError& error) {
+        bad(error, &document);
+      }
+      continue;
+    }
+    const std::uint32_t slot = gathered.slot_of(reference_key(id));
+    if (slot == GatheredIds<Id>::none || seen[slot]) continue;
+    seen[slot] = 1;
+    try {
+      found.push_back(from_bson<Target>(&document));
+    } catch (const DecodeError& error) {
+      bad(error, &document);
+    }
+  }
+  return found;
+}
+
+}  // namespace odm::detail
