@@ -35,6 +35,26 @@ struct Tally {
   };
 };
 
+// Version 2 renames `payload` to `body`.
+odm::Document rename_payload(const odm::Document& old) {
+  odm::Document next;
+  bson_iter_t it;
+  bson_iter_init(&it, old.get());
+  while (bson_iter_next(&it)) {
+    const std::string_view key = bson_iter_key(&it);
+    bson_append_iter(next.get_mutable(), key == "payload" ? "body" : bson_iter_key(&it), -1, &it);
+  }
+  return next;
+}
+struct Letter {
+  std::int32_t id = 0;
+  std::string body;
+  struct odm_model {
+    static constexpr std::string_view collection = "letters";
+    static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(&rename_payload));
+  };
+};
+
 }  // namespace adv11m
 
 namespace {
@@ -135,6 +155,33 @@ TEST_F(Adversary11Migrate, AHostileVersionReadThroughACursorIsASchemaVersionErro
                     "promises (odm/driver/collection.cpp located_decode_error copies reason and path into a new "
                     "DecodeError, slicing the subtype): "
                  << error.what();
+  }
+}
+
+// A large document (9 MB, well under MongoDB's 16 MiB) whose step renames its big field:
+// the guarded update carries the document as read (the guard) and the renamed field
+// (the $set), about 18 MB in one update statement, over MongoDB's limit for a command
+// document (16 MiB + 16 KiB). The README promises every old document is rewritten.
+TEST_F(Adversary11Migrate, ALargeDocumentWhoseStepRewritesItIsMigrated) {
+  const std::string big(9 * 1024 * 1024, 'x');
+  odm::Document document;
+  bson_append_int32(document.get_mutable(), "_id", 3, 1);
+  bson_append_utf8(document.get_mutable(), "payload", -1, big.data(), static_cast<int>(big.size()));
+  odm::Document command;
+  bson_append_utf8(command.get_mutable(), "insert", -1, "letters", -1);
+  bson_t documents;
+  bson_append_array_begin(command.get_mutable(), "documents", -1, &documents);
+  bson_append_document(&documents, "0", -1, document.get());
+  bson_append_array_end(command.get_mutable(), &documents);
+  db().run_command(command);
+  ASSERT_EQ(db().collection<Letter>().get_by_id(1).body.size(), big.size()) << "read lazily upgraded";
+  try {
+    const odm::MigrationReport report = odm::Migration<Letter>(db()).run();
+    EXPECT_EQ(report.migrated, 1);
+  } catch (const odm::Error& error) {
+    GTEST_SKIP() << "defect: migrating one 9 MB document whose step renames its 9 MB field fails: the guarded "
+                    "update repeats the whole document as its filter next to the $set: "
+                 << std::string(error.what()).substr(0, 300);
   }
 }
 
