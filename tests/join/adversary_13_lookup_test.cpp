@@ -73,6 +73,32 @@ struct Holder {
   };
 };
 
+// A target model with schema versions: version 1 stored `label`, version 2 `name`.
+struct MakerV1 {
+  std::string id;
+  std::string label;
+};
+struct MakerV2 {
+  std::string id;
+  std::string name;
+};
+inline MakerV2 label_to_name(const MakerV1& old) { return {old.id, old.label}; }
+struct Maker {
+  std::string id;
+  std::string name;
+  struct odm_model {
+    static constexpr std::string_view collection = "makers";
+    static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(&label_to_name));
+  };
+};
+struct Gadget {
+  std::int32_t id = 0;
+  odm::Ref<Maker> maker;
+  struct odm_model {
+    static constexpr std::string_view collection = "gadgets";
+  };
+};
+
 }  // namespace adv13
 
 namespace {
@@ -201,6 +227,24 @@ TEST_F(Adversary13Lookup, AStrictModelJudgesAStoredLookupNamedFieldAlikeOnBothSi
     GTEST_SKIP() << "defect: a strict model reading a document with a stored `__odm_7` field: the client form gives "
                  << client << ", the server form " << server;
   EXPECT_EQ(client, server);
+}
+
+// Targets of an older schema version read upgraded on both sides, as find() reads them.
+TEST_F(Adversary13Lookup, TargetsOfAnOlderSchemaVersionReadUpgradedOnBothSides) {
+  insert("makers", R"([{"_id": "m1", "label": "Acme"}, {"_id": "m2", "name": "Zeta", "schema_version": 2}])");
+  insert("gadgets", R"([{"_id": 1, "maker": "m1"}, {"_id": 2, "maker": "m2"}])");
+  for (const odm::JoinSide s : {odm::JoinSide::client, odm::JoinSide::server}) {
+    const char* name = s == odm::JoinSide::server ? "server" : "client";
+    try {
+      const auto found = odm::find_joined(db(), {}, odm::Sort<Gadget>::raw(json(R"({"_id": 1})")), side(s),
+                                          odm::with(&Gadget::maker));
+      ASSERT_EQ(found.size(), 2u) << name;
+      EXPECT_EQ(found[0].maker->name, "Acme") << name;
+      EXPECT_EQ(found[1].maker->name, "Zeta") << name;
+    } catch (const odm::DecodeError& error) {
+      ADD_FAILURE() << name << ": a version-1 target was not upgraded: " << error.what();
+    }
+  }
 }
 
 // A document whose targets together exceed 16 MiB: MongoDB's $lookup fails the
