@@ -265,6 +265,9 @@ TEST_F(Adversary12Pipeline, SumOfMixedInt32AndInt64) {
 // std::int64_t, so the only right answers are that double read exactly or a clear
 // DecodeError; a wrapped (negative) int64 would be silently wrong.
 TEST_F(Adversary12Pipeline, SumOfInt64OverflowIsNeverWrapped) {
+  if (engine() == odm_test::Engine::mongo_java_server)
+    GTEST_SKIP() << "mongo-java-server wraps an overflowing int64 $sum (answers -2 for 2 x INT64_MAX); MongoDB "
+                    "answers a double";
   insert("sales", R"([{"_id": 1, "shop": "a", "big": {"$numberLong": "9223372036854775807"}},
                      {"_id": 2, "shop": "a", "big": {"$numberLong": "9223372036854775807"}}])");
   struct OnlyBig {
@@ -305,6 +308,7 @@ TEST_F(Adversary12Pipeline, DecimalSumIsExact) {
 
 // The manual: $avg ignores non-numeric and missing values; with none it is null.
 TEST_F(Adversary12Pipeline, AverageOfNoNumberIsNull) {
+  ODM_REQUIRE(decimal_average);
   insert("sales", R"([{"_id": 1, "shop": "a"}, {"_id": 2, "shop": "b", "qty": 4, "price": {"$numberDecimal": "1.5"}},
                      {"_id": 3, "shop": "b", "qty": "x"}, {"_id": 4, "shop": "b", "qty": 6,
                       "price": {"$numberDecimal": "2.5"}}])");
@@ -467,6 +471,9 @@ TEST_F(Adversary12Pipeline, LookupWithDanglingIds) {
                          .sort(odm::sort(odm::asc(&VisitWithAlso::id))))
           .to_vector();
   ASSERT_EQ(by_many.size(), 2u);
+  if (engine() == odm_test::Engine::mongo_java_server)
+    GTEST_SKIP() << "mongo-java-server's $lookup returns a foreign document once per matching array element "
+                    "(twice for a repeated id); MongoDB returns each matching document once";
   std::vector<std::string> names;
   for (const Shop& s : by_many[0].found) names.push_back(s.name);
   std::sort(names.begin(), names.end());
