@@ -321,15 +321,41 @@ def check_order_line_items(db):
         check_indexes(db[name], [])
 
 
+def check_currency_report(db):
+    customers = check_shape(db.report_customers, [('_id', 'string'), ('name', 'string')], 2)
+    money = [('value', 'decimal'), ('currency', 'string')]
+    orders = check_shape(db.report_orders, [('_id', 'int'), ('customer', 'string'), ('status', 'string'),
+                                            ('total', money)], 6)
+    check_references(db.report_orders, orders, 'customer', db.report_customers)
+    check('report_orders: every total is Decimal128 with its currency, digit for digit',
+          {o['_id']: (decimal_text(o['total']['value']), o['total']['currency']) for o in orders} ==
+          {1: ('0.10', 'EUR'), 2: ('0.20', 'EUR'), 3: ('119.99', 'USD'), 4: ('2.099', 'USD'),
+           5: ('50.00', 'USD'), 6: ('0.01', 'USD')},
+          repr([o.get('total') for o in orders]))
+    check('there are the two customers', len(customers) == 2)
+    # The guide's clothes before their migration: prices in NumberLong cents.
+    check_shape(db.report_clothes, [('_id', 'int'), ('description', 'string'), ('price', 'long')], 3)
+    for name in ('report_customers', 'report_orders', 'report_clothes'):
+        check_indexes(db[name], [])
+
+
+def check_migrations(db):
+    # model_evolution's migration ran to its end, which deletes its checkpoint.
+    check('odm_migrations holds no checkpoint after a finished migration',
+          db.odm_migrations.count_documents({}) == 0, repr(list(db.odm_migrations.find())))
+
+
 CHECKS = [check_books_and_publishers, check_category_tree, check_embedded,
           check_hosts_and_messages, check_keyword_search, check_money, check_product_parts,
-          check_students, check_movie_details, check_product_reviews, check_order_line_items]
+          check_students, check_movie_details, check_product_reviews, check_order_line_items,
+          check_currency_report, check_migrations]
 
 # Every collection the examples write; anything else in the database is unexpected.
 COLLECTIONS = {'books', 'publisher', 'categories', 'patron', 'client', 'hosts', 'logmsg',
                'volumes', 'gasprices', 'clothes', 'parts', 'products', 'courses', 'students',
                'messages', 'movie', 'movie_details', 'product', 'review', 'orders', 'order_products',
-               'product_categories'}
+               'product_categories', 'report_customers', 'report_orders', 'report_clothes',
+               'odm_migrations'}
 
 
 def main(argv):
