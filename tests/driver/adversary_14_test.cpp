@@ -155,15 +155,6 @@ TEST_F(Adversary14, ExpressionsOnRenamedMembersAndAUserKindFindTheirDocuments) {
   EXPECT_EQ(by_temp, (std::vector<std::int32_t>{2, 3, 1}));
 }
 
-/// The part of a Stock a caller wants back: its label and temperature.
-struct StockSummary {
-  std::string name;
-  Celsius temp;
-  struct odm_model {
-    static constexpr auto fields = odm::fields(odm::rename(&StockSummary::name, "label"));
-  };
-};
-
 TEST_F(Adversary14, FindOneAndModifyWithAProjectionReturnsWhatItWrote) {
   insert(Stock{1, "north", {Item{"a", 1}}, {}, Celsius{3}});
   // find_one_and_* return the model: the projection must leave a document the model reads.
