@@ -48,12 +48,7 @@ void append_lookups(ChildWriter& stages, const JoinStep& step, const std::string
   sources.push_back("$lookup of collection " + std::string(step.from) + " into " + as);
   {
     ChildWriter stage(stages.get(), ArrayKey(stages.next_index()).view());
-    ChildWriter lookup(stage.get(), "$lookup");
-    check_append(bson_append_utf8(lookup.get(), "from", 4, step.from.data(), key_length(step.from)));
-    check_append(bson_append_utf8(lookup.get(), "localField", 10, path.data(), key_length(path)));
-    check_append(bson_append_utf8(lookup.get(), "foreignField", 12, "_id", 3));
-    check_append(bson_append_utf8(lookup.get(), "as", 2, as.data(), key_length(as)));
-    lookup.close();
+    append_lookup_by_id(stage.get(), "$lookup", step.from, path, as);
     stage.close();
   }
   for (const JoinStep& nested : step.nested) append_lookups(stages, nested, as + ".", false, sources);

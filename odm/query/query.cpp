@@ -339,6 +339,16 @@ void append_filter(bson_t* out, const FilterExpr& filter) {
   if (filter) write_into(out, *filter);
 }
 
+void append_lookup_by_id(bson_t* out, std::string_view key, std::string_view from, std::string_view local_field,
+                         std::string_view as) {
+  ChildWriter spec(out, key);
+  check_append(bson_append_utf8(spec.get(), "from", 4, from.data(), key_length(from)));
+  check_append(bson_append_utf8(spec.get(), "localField", 10, local_field.data(), key_length(local_field)));
+  check_append(bson_append_utf8(spec.get(), "foreignField", 12, "_id", 3));
+  check_append(bson_append_utf8(spec.get(), "as", 2, as.data(), key_length(as)));
+  spec.close();
+}
+
 // ---- updates -------------------------------------------------------------------------
 
 UpdateExpr pull_where(std::string path, FilterExpr on_element) {

@@ -383,12 +383,7 @@ class Pipeline {
       const std::string_view local = stored_names<Out>[detail::member_index(Reference)];
       const std::string_view into = stored_names<R>[as];
       stages_.add("$lookup", [&](bson_t* stage, std::string_view op) {
-        detail::ChildWriter spec(stage, op);
-        detail::check_append(bson_append_utf8(spec.get(), "from", 4, from.data(), detail::key_length(from)));
-        detail::check_append(bson_append_utf8(spec.get(), "localField", 10, local.data(), detail::key_length(local)));
-        detail::check_append(bson_append_utf8(spec.get(), "foreignField", 12, "_id", 3));
-        detail::check_append(bson_append_utf8(spec.get(), "as", 2, into.data(), detail::key_length(into)));
-        spec.close();
+        detail::append_lookup_by_id(stage, op, from, local, into);
       });
     }
     return Pipeline<In, R>(std::move(stages_));

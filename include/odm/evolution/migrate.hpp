@@ -164,11 +164,7 @@ class Migration {
         ++in_batch;
         migrate_one(stored, report);
         ++report.progress.done;
-        bson_iter_t id;
-        bson_iter_init_find(&id, stored.get(), "_id");
-        Document next;
-        detail::check_append(bson_append_iter(next.get_mutable(), "_id", 3, &id));
-        last_id = std::move(next);
+        last_id = id_of(stored);
       }
       if (in_batch == 0) break;
       report.progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -182,6 +178,16 @@ class Migration {
   }
 
  private:
+  /// `{_id: <the stored document's _id>}`: the filter of one document, and the checkpoint.
+  static Document id_of(const Document& stored) {
+    bson_iter_t id;
+    if (!bson_iter_init_find(&id, stored.get(), "_id"))
+      throw DecodeError("odm::Migration: a stored document the server returned has no _id");
+    Document by_id;
+    detail::check_append(bson_append_iter(by_id.get_mutable(), "_id", 3, &id));
+    return by_id;
+  }
+
   /// Documents not at the current version, after `last_id`.
   static Document selection(const std::optional<Document>& last_id) {
     Document filter;
@@ -225,11 +231,7 @@ class Migration {
         ++report.migrated;
         return;
       }
-      bson_iter_t id;
-      bson_iter_init_find(&id, stored.get(), "_id");
-      Document by_id;
-      detail::check_append(bson_append_iter(by_id.get_mutable(), "_id", 3, &id));
-      std::optional<Document> now = collection_.template find_one<Document>(Filter<T>::raw(by_id));
+      std::optional<Document> now = collection_.template find_one<Document>(Filter<T>::raw(id_of(stored)));
       if (!now) {
         ++report.vanished;
         return;

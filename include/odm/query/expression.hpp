@@ -82,6 +82,11 @@ FilterExpr negation(const FilterExpr& operand);
 Document write_filter(const FilterExpr& filter);
 /// The same, appended to a document being written (a pipeline's `$match` stage).
 void append_filter(bson_t* out, const FilterExpr& filter);
+/// Appends `key: {from, localField: local_field, foreignField: "_id", as}`: the `$lookup`
+/// of the documents a reference holds the ids of. The typed pipeline's stage and the
+/// server-side join both write it here.
+void append_lookup_by_id(bson_t* out, std::string_view key, std::string_view from, std::string_view local_field,
+                         std::string_view as);
 /// Appends `filter` as the condition `$elemMatch` and `$pull` take: conditions on the
 /// element itself in the operator form `{$gte: 80, $lt: 85}`, conditions on the fields of
 /// a document element as a filter. Throws odm::ValueError for what that cannot express.
