@@ -1,13 +1,14 @@
 #pragma once
 // Whether odm's encoder of a model already guarantees everything libmongoc's insert
-// validation checks (bson_validate_with_error with valid UTF-8, no empty key, no key
-// starting with '$' or containing '.'), so that insert_one may send it with
-// `validate: false` instead of walking the document a second time (issue 12: that walk
-// is about 40% of an insert's client CPU).
+// validation checks (bson_validate_with_error: valid UTF-8 in keys and values, no empty
+// key, and the '$'/'.' key rules where a libmongoc version applies them), so that
+// insert_one may send it with `validate: false` instead of walking the document a second
+// time (issue 12: that walk was about 40% of an insert's client CPU).
 //
 // Yes only for documents made of odm's own codecs that check it while encoding:
 //   - field names: a model's stored names are checked at compile time (model.hpp);
-//   - strings: codec<std::string> refuses invalid UTF-8 (and NULs) before appending;
+//   - strings: codec<std::string> refuses invalid UTF-8 before appending (a NUL inside a
+//     value is valid BSON, and libmongoc accepts it too);
 //   - map keys: codec<std::map<std::string, T>> refuses empty, '$'-prefixed, dotted, NUL
 //     and invalid UTF-8 keys;
 //   - numbers, bool, dates, Decimal, Money (a 3-letter code), ObjectId: no text at all;
