@@ -394,6 +394,16 @@ void use_matched(std::int64_t matched, const char* what) {
               "update_inc_libmongoc_pooled");
 }
 
+/// The kept-handle baseline with the hand-written decoder's UTF-8 validation off
+/// (libbson's own checks only): odm validates every string it reads, so this is the
+/// stricter comparison, as codec_bench's "plain" cases.
+template <void (*Run)(Env&)>
+[[gnu::noinline]] void plain(Env& e) {
+  validate_utf8 = false;
+  Run(e);
+  validate_utf8 = true;
+}
+
 struct Case {
   const char* name;
   void (*run)(Env&);
@@ -406,9 +416,11 @@ constexpr Case cases[] = {
     {"find_by_id_odm", find_by_id_odm},
     {"find_by_id_libmongoc", find_by_id_libmongoc},
     {"find_by_id_libmongoc_pooled", find_by_id_libmongoc_pooled},
+    {"find_by_id_libmongoc_plain", plain<find_by_id_libmongoc>},
     {"find_1000_odm", find_1000_odm},
     {"find_1000_libmongoc", find_1000_libmongoc},
     {"find_1000_libmongoc_pooled", find_1000_libmongoc_pooled},
+    {"find_1000_libmongoc_plain", plain<find_1000_libmongoc>},
     {"update_inc_odm", update_inc_odm},
     {"update_inc_libmongoc", update_inc_libmongoc},
     {"update_inc_libmongoc_pooled", update_inc_libmongoc_pooled},
