@@ -206,9 +206,10 @@ Document statement_options(const UpdateSpec& spec, bool in_bulk) {
 namespace {
 /// Sends `document`, which has an _id.
 void insert_complete(const CollectionCore& core, SessionState* session, const bson_t* document,
-                     const InsertSpec& spec) {
+                     const InsertSpec& spec, bool checked) {
   Document opts;  // free unless something is appended to it
   Target target(core, session, spec, opts.get_mutable(), Sends::write);
+  if (checked) append_bool(opts.get_mutable(), "validate", false);
   OutDocument reply;
   bson_error_t error;
   if (!mongoc_collection_insert_one(target.collection.get(), document, opts.get(), reply.get(), &error))
@@ -217,14 +218,16 @@ void insert_complete(const CollectionCore& core, SessionState* session, const bs
 }
 }  // namespace
 
-Document CollectionCore::insert_one(SessionState* session, Document document, const InsertSpec& spec) const {
+Document CollectionCore::insert_one(SessionState* session, Document document, const InsertSpec& spec,
+                                    bool checked) const {
   ensure_id(document);
-  insert_complete(*this, session, document.get(), spec);
+  insert_complete(*this, session, document.get(), spec, checked);
   return id_field(document.get());
 }
 
-void CollectionCore::insert_one_with_id(SessionState* session, const Document& document, const InsertSpec& spec) const {
-  insert_complete(*this, session, document.get(), spec);
+void CollectionCore::insert_one_with_id(SessionState* session, const Document& document, const InsertSpec& spec,
+                                        bool checked) const {
+  insert_complete(*this, session, document.get(), spec, checked);
 }
 
 CursorCore CollectionCore::find(SessionState* session, const Document& filter, const FindSpec& spec) const {

@@ -22,6 +22,7 @@
 #include <odm/bson/convert.hpp>
 #include <odm/bson/document.hpp>
 #include <odm/bson/writer.hpp>
+#include <odm/driver/checked_encoding.hpp>
 #include <odm/driver/core.hpp>
 #include <odm/driver/cursor.hpp>
 #include <odm/driver/errors.hpp>
@@ -513,10 +514,10 @@ class Collection {
   InsertOneResult<id_type> insert_one_in(detail::SessionState* session, T& value, const detail::InsertSpec& options) {
     assign_id_if_unset(value);
     if constexpr (has_id<T>) {  // the id is the member's: no need to read it back
-      core_.insert_one_with_id(session, to_bson(value), options);
+      core_.insert_one_with_id(session, to_bson(value), options, detail::checked_encoding<T>);
       return {id_of(value)};
     } else {
-      return {detail::decode_written_id<id_type>(core_.insert_one(session, to_bson(value), options), core_,
+      return {detail::decode_written_id<id_type>(core_.insert_one(session, to_bson(value), options, detail::checked_encoding<T>), core_,
                                                  "insert into ")};
     }
   }
@@ -526,10 +527,10 @@ class Collection {
       T copy = value;
       return insert_one_in(session, copy, options);
     } else if constexpr (has_id<T>) {
-      core_.insert_one_with_id(session, to_bson(value), options);
+      core_.insert_one_with_id(session, to_bson(value), options, detail::checked_encoding<T>);
       return {id_of(value)};
     } else {
-      return {detail::decode_written_id<id_type>(core_.insert_one(session, to_bson(value), options), core_,
+      return {detail::decode_written_id<id_type>(core_.insert_one(session, to_bson(value), options, detail::checked_encoding<T>), core_,
                                                  "insert into ")};
     }
   }

@@ -151,10 +151,13 @@ class CollectionCore {
   void set_concerns(const Concerns& concerns);
 
   /// Inserts `document`, putting a new ObjectId `_id` first when it has none. Returns `{_id: value}`.
-  Document insert_one(SessionState* session, Document document, const InsertSpec& spec) const;
+  /// `checked`: odm's encoder already guaranteed what libmongoc validates before an insert
+  /// (odm/driver/checked_encoding.hpp), so libmongoc is told not to walk it again.
+  Document insert_one(SessionState* session, Document document, const InsertSpec& spec, bool checked = false) const;
   /// The same for a document whose encoder always writes `_id` (a model with an id
   /// member): nothing to check, nothing to return.
-  void insert_one_with_id(SessionState* session, const Document& document, const InsertSpec& spec) const;
+  void insert_one_with_id(SessionState* session, const Document& document, const InsertSpec& spec,
+                          bool checked = false) const;
   CursorCore find(SessionState* session, const Document& filter, const FindSpec& spec) const;
   /// `pipeline` is a BSON array of stages or `{pipeline: [...]}`.
   CursorCore aggregate(SessionState* session, const Document& pipeline, const AggregateSpec& spec) const;
