@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -59,6 +60,17 @@ struct OddPost {
   struct odm_model {
     static constexpr std::string_view collection = "posts";
     static constexpr auto fields = odm::fields(odm::rename(&OddPost::tags, "__odm_0"), odm::rename(&OddPost::main, "__odm_doc"));
+  };
+};
+
+// Ignores the fields it does not declare; a missing `tags` reads as none.
+struct PlainPost {
+  std::int32_t id = 0;
+  odm::RefMany<Tag> tags;
+  odm::Ref<Tag> main;
+  struct odm_model {
+    static constexpr std::string_view collection = "posts";
+    static constexpr auto fields = odm::fields(odm::defaulted(&PlainPost::tags));
   };
 };
 
@@ -217,6 +229,60 @@ TEST_F(LookupStoredNames, RelationsStoredUnderTheJoinsOwnNamesStillJoin) {
   const odm::Document pipeline = odm::detail::lookup_pipeline({}, {&tags.step(), &main.step()}, results);
   EXPECT_EQ(results.document_field(), "__odm__doc") << pipeline.to_json();
   EXPECT_EQ(results.output_field(1), "__odm__1");
+}
+
+// find_joined's find options on both sides: sort, skip, limit (none, positive, negative:
+// find's one batch) and projection select the same roots, joined alike, as find() reads
+// them; a projection that leaves out a relation's field leaves nothing to resolve.
+TEST_F(LookupStoredNames, SkipLimitAndProjectionSelectTheSameRootsOnBothSides) {
+  db().run_command(json(R"({"insert": "tags", "documents": [{"_id": 1, "name": "one"}, {"_id": 2, "name": "two"},
+                                                            {"_id": 3, "name": "three"}]})"));
+  std::string posts = "[";
+  for (int p = 1; p <= 30; ++p)
+    posts += (p > 1 ? "," : "") + ("{\"_id\": " + std::to_string(p) + ", \"main\": " + std::to_string(1 + p % 4) +
+                                   ", \"tags\": [" + std::to_string(1 + p % 3) + ", 4, " + std::to_string(1 + p % 2) + "]}");
+  db().run_command(json(R"({"insert": "posts", "documents": )" + posts + "]}"));
+
+  const auto load = [&](odm::JoinSide s, std::int64_t skip, std::int64_t limit, bool project) {
+    odm::FindOptions<PlainPost> options;
+    options.sort(odm::Sort<PlainPost>::raw(json(R"({"_id": -1})")));
+    if (skip != 0) options.skip(skip);
+    if (limit != 0) options.limit(limit);
+    if (project) options.projection(odm::Projection<PlainPost>::raw(json(R"({"main": 1})")));
+    const auto found = odm::find_joined(db(), odm::Filter<PlainPost>::raw(json(R"({"_id": {"$gt": 2}})")), options,
+                                        side(s), odm::with(&PlainPost::tags), odm::with(&PlainPost::main));
+    std::string out;
+    for (const PlainPost& post : found) out += render(post) + "\n";
+    return out;
+  };
+  for (const std::int64_t skip : {0, 3, 27, 40}) {
+    for (const std::int64_t limit : {0, 5, -4}) {
+      for (const bool project : {false, true}) {
+        SCOPED_TRACE("skip " + std::to_string(skip) + ", limit " + std::to_string(limit) +
+                     (project ? ", projection {main: 1}" : ""));
+        const std::string client = load(odm::JoinSide::client, skip, limit, project);
+        EXPECT_EQ(load(odm::JoinSide::server, skip, limit, project), client);
+        // 28 matches (_id 3..30), newest first.
+        const std::int64_t left = std::max<std::int64_t>(0, 28 - skip);
+        const std::int64_t expected = limit == 0 ? left : std::min<std::int64_t>(left, limit < 0 ? -limit : limit);
+        EXPECT_EQ(static_cast<std::int64_t>(std::count(client.begin(), client.end(), '\n')), expected) << client;
+        if (expected > 0) {
+          EXPECT_EQ(client.substr(0, client.find(':')), std::to_string(30 - skip)) << client;
+          EXPECT_EQ(client.find("tags []") != std::string::npos, project) << client;
+        }
+      }
+    }
+  }
+}
+
+// A collation would also change how `$lookup` matches ids, which the client form's `$in`
+// does not: the server form refuses it before anything is sent.
+TEST_F(LookupStoredNames, ACollationIsRefusedOnTheServerSide) {
+  db().run_command(json(R"({"insert": "posts", "documents": [{"_id": 1, "main": 1, "tags": []}]})"));
+  odm::FindOptions<PlainPost> options;
+  options.collation(odm::Collation("en"));
+  EXPECT_THROW((void)odm::find_joined(db(), {}, options, side(odm::JoinSide::server), odm::with(&PlainPost::main)),
+               odm::UsageError);
 }
 
 }  // namespace
