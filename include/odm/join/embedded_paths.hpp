@@ -9,6 +9,10 @@
 //   std::map<std::string, odm::Ref<Product>> by_sku;    leaf: Ref<Product> (a reference)
 //   odm::Subset<Review, 10, &Review::date> reviews;    leaf: Review
 //
+// Which members are containers is read from what their codecs store (path_step below):
+// a type of the user's whose codec says it is an array, a map, a nullable value or the
+// document it dereferences to is looked through as those are.
+//
 // The walk visits the leaves in one fixed order (document order; a map's by key), so a
 // join that gathers ids in one walk and assigns targets in a second one pairs them up.
 
