@@ -360,9 +360,10 @@ std::vector<odm::Document> fetched_documents(const odm::Database& db, const std:
 /// The rows the $lookup form's aggregate returns for `relation` over every document, by _id.
 template <class T>
 std::vector<odm::Document> lookup_rows(const odm::Database& db, const odm::Relation<T>& relation) {
-  std::vector<std::string> sources;
-  const odm::Document pipeline = odm::detail::lookup_pipeline(odm::Document(), odm::Document::from_json(R"({"_id": 1})"),
-                                                              {&relation.step()}, sources);
+  odm::detail::LookupResults results;
+  odm::detail::LookupQuery query;
+  query.sort = odm::Document::from_json(R"({"_id": 1})");
+  const odm::Document pipeline = odm::detail::lookup_pipeline(query, {&relation.step()}, results);
   std::vector<odm::Document> rows;
   for (odm::Document& row : db.collection<T>().aggregate_raw(pipeline)) rows.push_back(std::move(row));
   return rows;

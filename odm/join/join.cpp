@@ -16,6 +16,14 @@ void SkipReport::require_client_side(const JoinOptions& options, std::string_vie
                      "($lookup) start from the query: odm::find_joined(db, filter, options, relations...)");
 }
 
+void SkipReport::refuse_server_side(const JoinOptions& options, std::string_view who) {
+  if (options.side == JoinSide::server)
+    throw UsageError(std::string(who) +
+                     ": JoinSide::server is odm::find_joined's; this call's own queries (one per batch of ids, or "
+                     "per level of a tree) are all its work and it joins nothing on the client that a $lookup could "
+                     "do instead, so it has no server-side form: leave JoinOptions::side as client");
+}
+
 Document children_pipeline(std::string_view collection, std::string_view field, const std::vector<ReferenceId>& parents,
                            const Document& sort, std::size_t limit) {
   // [{$match: {field: p0}}, {$sort}, {$limit},

@@ -12,10 +12,6 @@ namespace odm::detail {
 
 namespace {
 
-constexpr std::string_view lookup_prefix = "__odm_";
-
-std::string lookup_name(std::size_t step) { return std::string(lookup_prefix) + std::to_string(step); }
-
 /// Refuses, before anything is sent, a step whose path `$lookup` cannot follow.
 void check_expressible(const JoinStep& step, const std::string& path) {
   std::size_t arrays = step.kind == Relationship::child_references ? 1 : 0;  // a RefMany is an array of ids
@@ -32,26 +28,54 @@ void check_expressible(const JoinStep& step, const std::string& path) {
                      "join this relation on the client (JoinSide::client)");
 }
 
+/// Appends `{<op>: <document>}` as the next stage.
+void append_stage(ChildWriter& stages, std::string_view op, const bson_t* document) {
+  ChildWriter stage(stages.get(), ArrayKey(stages.next_index()).view());
+  check_append(bson_append_document(stage.get(), op.data(), key_length(op), document));
+  stage.close();
+}
+
+/// Appends `{<op>: <count>}` as the next stage.
+void append_count_stage(ChildWriter& stages, std::string_view op, std::int64_t count) {
+  ChildWriter stage(stages.get(), ArrayKey(stages.next_index()).view());
+  check_append(bson_append_int64(stage.get(), op.data(), key_length(op), count));
+  stage.close();
+}
+
 /// Appends the `$lookup` stages of `step` and its nested steps, in the order the join runs
 /// them. `prefix` is the stored path to the documents the step acts on ("" for the result
 /// documents, "__odm_0." for a level's targets, "items." inside embedded documents);
 /// `embedded` says whether they are embedded ones (whose members have their nested names).
 void append_lookups(ChildWriter& stages, const JoinStep& step, const std::string& prefix, bool embedded,
-                    std::vector<std::string>& sources) {
+                    LookupResults& results) {
   const std::string path = prefix + std::string(embedded ? step.nested_field : step.field);
   check_expressible(step, path);
   if (step.action == JoinStep::Action::look_inside) {
-    for (const JoinStep& nested : step.nested) append_lookups(stages, nested, path + ".", true, sources);
+    for (const JoinStep& nested : step.nested) append_lookups(stages, nested, path + ".", true, results);
     return;
   }
-  const std::string as = lookup_name(sources.size());
-  sources.push_back("$lookup of collection " + std::string(step.from) + " into " + as);
+  const std::string as = results.output_field(results.sources.size());
+  results.sources.push_back("$lookup of collection " + std::string(step.from) + " into " + as);
   {
     ChildWriter stage(stages.get(), ArrayKey(stages.next_index()).view());
     append_lookup_by_id(stage.get(), "$lookup", step.from, path, as);
     stage.close();
   }
-  for (const JoinStep& nested : step.nested) append_lookups(stages, nested, as + ".", false, sources);
+  for (const JoinStep& nested : step.nested) append_lookups(stages, nested, as + ".", false, results);
+}
+
+/// A prefix that no field the pipeline reads starts with: "__odm_", longer if a
+/// relation's own field starts with it. Every other path the stages read starts with a
+/// relation's field or with one of the names this prefix makes.
+std::string output_prefix(const std::vector<const JoinStep*>& relations) {
+  std::string prefix = "__odm_";
+  for (bool clash = true; clash;) {
+    clash = false;
+    for (const JoinStep* relation : relations)
+      if (relation->field.substr(0, prefix.size()) == prefix) clash = true;
+    if (clash) prefix += '_';
+  }
+  return prefix;
 }
 
 }  // namespace
@@ -63,42 +87,67 @@ std::size_t LookupResults::take() {
   return next++;
 }
 
-Document lookup_pipeline(const Document& filter, const Document& sort, const std::vector<const JoinStep*>& relations,
-                         std::vector<std::string>& sources) {
+std::string LookupResults::document_field() const { return prefix + "doc"; }
+std::string LookupResults::output_field(std::size_t step) const { return prefix + std::to_string(step); }
+
+Document lookup_pipeline(const LookupQuery& query, const std::vector<const JoinStep*>& relations,
+                         LookupResults& results) {
+  results.prefix = output_prefix(relations);
+  results.sources.clear();
+  const std::string document = results.document_field();
   Document command;
   {
     ChildWriter stages(command.get_mutable(), "pipeline", ChildWriter::Kind::array);
+    // The roots, as find would return them.
+    append_stage(stages, "$match", query.filter.get());
+    if (!query.sort.empty()) append_stage(stages, "$sort", query.sort.get());
+    if (query.skip > 0) append_count_stage(stages, "$skip", query.skip);
+    if (query.limit != 0) append_count_stage(stages, "$limit", query.limit < 0 ? -query.limit : query.limit);
+    if (!query.projection.empty()) append_stage(stages, "$project", query.projection.get());
     {
-      ChildWriter stage(stages.get(), ArrayKey(stages.next_index()).view());
-      check_append(bson_append_document(stage.get(), "$match", 6, filter.get()));
-      stage.close();
+      // A copy of each root taken before any stage writes a field: the stored document
+      // comes back exactly as stored, whatever its field names ($$ROOT, MongoDB 3.4).
+      Document copy;
+      check_append(bson_append_utf8(copy.get_mutable(), document.data(), key_length(document), "$$ROOT", 6));
+      append_stage(stages, "$addFields", copy.get());
     }
-    if (!sort.empty()) {
-      ChildWriter stage(stages.get(), ArrayKey(stages.next_index()).view());
-      check_append(bson_append_document(stage.get(), "$sort", 5, sort.get()));
-      stage.close();
+    for (const JoinStep* relation : relations) append_lookups(stages, *relation, "", false, results);
+    Document keep;  // only the copy and the matches travel back
+    check_append(bson_append_int32(keep.get_mutable(), "_id", 3, 0));
+    check_append(bson_append_int32(keep.get_mutable(), document.data(), key_length(document), 1));
+    for (std::size_t step = 0; step < results.sources.size(); ++step) {
+      const std::string as = results.output_field(step);
+      check_append(bson_append_int32(keep.get_mutable(), as.data(), key_length(as), 1));
     }
-    for (const JoinStep* relation : relations) append_lookups(stages, *relation, "", false, sources);
+    append_stage(stages, "$project", keep.get());
     stages.close();
   }
+  results.pools.assign(results.sources.size(), {});
+  results.next = 0;
   return command;
 }
 
-bool lookup_field(std::string_view key, std::size_t& step) {
-  if (key.size() <= lookup_prefix.size() || key.substr(0, lookup_prefix.size()) != lookup_prefix) return false;
-  const std::string_view digits = key.substr(lookup_prefix.size());
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), step);
-  return error == std::errc() && end == digits.data() + digits.size();
+bool joined_document(const bson_t* row, const LookupResults& results, bson_t& document) {
+  const std::string field = results.document_field();
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, row, field.c_str()) || !BSON_ITER_HOLDS_DOCUMENT(&it)) return false;
+  std::uint32_t length = 0;
+  const std::uint8_t* data = nullptr;
+  bson_iter_document(&it, &length, &data);
+  return bson_init_static(&document, data, length);
 }
 
-void collect_lookups(const bson_t* document, LookupResults& results) {
+void collect_lookups(const bson_t* row, LookupResults& results) {
   bson_iter_t it;
-  if (!bson_iter_init(&it, document)) return;
+  if (!bson_iter_init(&it, row)) return;
+  const std::string_view prefix = results.prefix;
   while (bson_iter_next(&it)) {
+    const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
+    if (key.size() <= prefix.size() || key.substr(0, prefix.size()) != prefix || !BSON_ITER_HOLDS_ARRAY(&it)) continue;
+    const std::string_view digits = key.substr(prefix.size());
     std::size_t step = 0;
-    if (!lookup_field(std::string_view(bson_iter_key(&it), bson_iter_key_len(&it)), step) ||
-        step >= results.pools.size() || !BSON_ITER_HOLDS_ARRAY(&it))
-      continue;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), step);
+    if (error != std::errc() || end != digits.data() + digits.size() || step >= results.pools.size()) continue;
     bson_iter_t element;
     if (!bson_iter_recurse(&it, &element)) continue;
     while (bson_iter_next(&element)) {
@@ -108,19 +157,6 @@ void collect_lookups(const bson_t* document, LookupResults& results) {
       results.pools[step].push_back(view);
     }
   }
-}
-
-Document without_lookups(const bson_t* document) {
-  Document copy;
-  bson_iter_t it;
-  if (!bson_iter_init(&it, document)) return copy;
-  while (bson_iter_next(&it)) {
-    std::size_t step = 0;
-    const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
-    if (lookup_field(key, step)) continue;
-    check_append(bson_append_iter(copy.get_mutable(), key.data(), key_length(key), &it));
-  }
-  return copy;
 }
 
 }  // namespace odm::detail

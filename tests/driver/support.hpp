@@ -69,6 +69,7 @@ enum class Capability {
   decimal_average,          // $avg of Decimal128 values is a Decimal128
   json_schema_validators,   // collection validators with $jsonSchema (create/collMod validator), enforced
   lookup_through_arrays,    // a $lookup localField through arrays of documents ("items.product")
+  add_fields_replaces,      // $addFields of an expression replaces a stored sub-document of that name
 };
 
 struct EngineGap {
@@ -137,6 +138,12 @@ inline constexpr EngineGap engine_gaps[] = {
      "arrays of values; MongoDB reads localField as a path, through arrays "
      "(https://www.mongodb.com/docs/manual/reference/operator/aggregation/lookup/#equality-match-with-a-single-join-condition), "
      "so odm's server-side joins through embedded arrays and nested levels need it"},
+    {Engine::mongo_java_server, Capability::add_fields_replaces,
+     "its $addFields of an expression (\"$$ROOT\") over a stored field holding a sub-document mixes the two; "
+     "MongoDB replaces the field (https://www.mongodb.com/docs/manual/reference/operator/aggregation/addFields/: "
+     "\"Specifying an existing field name in an $addFields operation causes the original field to be "
+     "replaced\"), which the server-side join's copy of each document (`__odm_doc`) relies on when a stored "
+     "document has a sub-document of that name"},
 };
 
 /// Why `engine` cannot run a test that needs `capability`, or nullopt when it can.

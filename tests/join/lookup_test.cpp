@@ -483,32 +483,54 @@ TEST_F(ServerJoin, ResolveOnDocumentsAlreadyReadRefusesTheServerSide) {
 TEST(LookupPipeline, OneFlatLookupPerFetchStepInTheOrderTheJoinRunsThem) {
   const auto relation = odm::with(&Order::items, odm::with(&Item::product, odm::with(&Product::category)));
   const auto wishlist = odm::with(&Order::wishlist);
-  std::vector<std::string> sources;
-  const odm::Document pipeline = odm::detail::lookup_pipeline(json(R"({"x": 1})"), odm::Document(),
-                                                              {&relation.step(), &wishlist.step()}, sources);
+  odm::detail::LookupResults results;
+  odm::detail::LookupQuery query;
+  query.filter = json(R"({"x": 1})");
+  const odm::Document pipeline = odm::detail::lookup_pipeline(query, {&relation.step(), &wishlist.step()}, results);
   EXPECT_EQ(pipeline.to_json(),
             json(R"({"pipeline": [{"$match": {"x": 1}},
+                {"$addFields": {"__odm_doc": "$$ROOT"}},
                 {"$lookup": {"from": "products", "localField": "items.product", "foreignField": "_id", "as": "__odm_0"}},
                 {"$lookup": {"from": "categories", "localField": "__odm_0.category", "foreignField": "_id", "as": "__odm_1"}},
-                {"$lookup": {"from": "products", "localField": "wishlist", "foreignField": "_id", "as": "__odm_2"}}]})")
+                {"$lookup": {"from": "products", "localField": "wishlist", "foreignField": "_id", "as": "__odm_2"}},
+                {"$project": {"_id": 0, "__odm_doc": 1, "__odm_0": 1, "__odm_1": 1, "__odm_2": 1}}]})")
                 .to_json());
-  EXPECT_EQ(sources.size(), 3u);
+  EXPECT_EQ(results.sources.size(), 3u);
+  EXPECT_EQ(results.pools.size(), 3u);
+}
+
+// The roots are selected (sorted, skipped, limited, projected) before the copy and the
+// first $lookup, so only the selected roots are joined; a negative limit is find's one
+// batch of at most that many.
+TEST(LookupPipeline, SkipLimitAndProjectionSelectTheRootsBeforeTheLookups) {
+  const auto wishlist = odm::with(&Order::wishlist);
+  odm::detail::LookupResults results;
+  const odm::Document pipeline = odm::detail::lookup_pipeline(
+      {json(R"({"x": 1})"), json(R"({"_id": -1})"), json(R"({"wishlist": 1})"), 5, -3}, {&wishlist.step()}, results);
+  EXPECT_EQ(pipeline.to_json(),
+            json(R"({"pipeline": [{"$match": {"x": 1}}, {"$sort": {"_id": -1}}, {"$skip": {"$numberLong": "5"}},
+                {"$limit": {"$numberLong": "3"}}, {"$project": {"wishlist": 1}},
+                {"$addFields": {"__odm_doc": "$$ROOT"}},
+                {"$lookup": {"from": "products", "localField": "wishlist", "foreignField": "_id", "as": "__odm_0"}},
+                {"$project": {"_id": 0, "__odm_doc": 1, "__odm_0": 1}}]})")
+                .to_json());
 }
 
 TEST(LookupResults, FieldsOutOfShapeFromTheServerAreIgnored) {
   odm::detail::LookupResults results;
   results.pools.resize(2);
   results.sources = {"a", "b"};
-  const odm::Document row = json(R"({"_id": 1, "__odm_0": "not an array", "__odm_1": [1, {"_id": 2}, null, {"_id": 3}],
-                                      "__odm_7": [{"_id": 4}], "__odm_": [{}], "__odm_1x": [{}],
-                                      "__odm_99999999999999999999999": [{}], "name": "kept"})");
+  const odm::Document row = json(R"({"__odm_doc": {"_id": 1, "__odm_0": "stored", "name": "kept"}, "__odm_0": "not an array",
+                                      "__odm_1": [1, {"_id": 2}, null, {"_id": 3}], "__odm_7": [{"_id": 4}],
+                                      "__odm_": [{}], "__odm_1x": [{}], "__odm_99999999999999999999999": [{}]})");
   odm::detail::collect_lookups(row.get(), results);
   EXPECT_EQ(results.pools[0].size(), 0u) << "not an array";
   EXPECT_EQ(results.pools[1].size(), 2u) << "only the documents of the array";
-  EXPECT_EQ(odm::detail::without_lookups(row.get()).to_json(),
-            json(R"({"_id": 1, "__odm_": [{}], "__odm_1x": [{}], "__odm_99999999999999999999999": [{}],
-                   "name": "kept"})").to_json())
-      << "only the fields a step's number names are removed";
+  bson_t document;
+  ASSERT_TRUE(odm::detail::joined_document(row.get(), results, document));
+  EXPECT_EQ(odm::Document::copy_of(&document).to_json(), json(R"({"_id": 1, "__odm_0": "stored", "name": "kept"})").to_json())
+      << "the root as stored, its own `__odm_0` included";
+  EXPECT_FALSE(odm::detail::joined_document(json(R"({"__odm_doc": 1})").get(), results, document));
 }
 
 }  // namespace

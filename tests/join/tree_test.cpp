@@ -88,6 +88,26 @@ TEST_F(Tree, ParentReferences) {
   EXPECT_EQ(below, (std::vector<std::string>{"Databases", "Languages", "MongoDB", "Programming", "dbm"}));
 }
 
+// The walks' own queries are all their work: JoinSide::server (odm::find_joined's) is
+// refused before anything is sent, never silently ignored.
+TEST_F(Tree, TheWalksRefuseTheServerSideBeforeSendingAnything) {
+  const Category books = categories().get_by_id("Books");
+  const CategoryNode programming = nodes().get_by_id("Programming");
+  odm::JoinOptions on_server;
+  on_server.side = odm::JoinSide::server;
+  log_.clear();
+  EXPECT_THROW((void)odm::tree::descendants(categories(), books, &Category::parent, on_server), odm::UsageError);
+  EXPECT_THROW((void)odm::tree::descendants(nodes(), programming, &CategoryNode::children, on_server), odm::UsageError);
+  EXPECT_THROW((void)odm::tree::children(nodes(), programming, &CategoryNode::children, on_server), odm::UsageError);
+  std::vector<std::vector<Category>> grouped;
+  odm::ChildrenOptions<Category> children;
+  children.join = on_server;
+  EXPECT_THROW(grouped = odm::children_of(db(), std::vector<Category>{books}, &Category::parent, children),
+               odm::UsageError);
+  EXPECT_EQ(log_.started("find"), 0);
+  EXPECT_EQ(log_.started("aggregate"), 0);
+}
+
 TEST_F(Tree, ChildReferences) {
   const CategoryNode programming = nodes().get_by_id("Programming");
   log_.clear();

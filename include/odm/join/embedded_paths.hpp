@@ -9,18 +9,22 @@
 //   std::map<std::string, odm::Ref<Product>> by_sku;    leaf: Ref<Product> (a reference)
 //   odm::Subset<Review, 10, &Review::date> reviews;    leaf: Review
 //
+// Which members are containers is read from what their codecs store (path_step below):
+// a type of the user's whose codec says it is an array, a map, a nullable value or the
+// document it dereferences to is looked through as those are.
+//
 // The walk visits the leaves in one fixed order (document order; a map's by key), so a
 // join that gathers ids in one walk and assigns targets in a second one pairs them up.
 
 #include <odm/bson/kind.hpp>
+#include <odm/bson/containers.hpp>
 #include <odm/fields/embedded.hpp>
 #include <odm/fields/subset.hpp>
 #include <odm/model/model.hpp>
 
-#include <array>
+#include <concepts>
 #include <cstddef>
-#include <map>
-#include <optional>
+#include <ranges>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -42,69 +46,65 @@ struct SubsetItems {
   }
 };
 
-/// How a join looks through one kind of container: `inner` is what it holds, `through`
-/// says which container it is (none for Embedded, which stores as its value), and
-/// each(value, fn) visits what it holds.
-template <class M>
-struct path_step {
+/// How a join looks through a member of type M, read from what M's codec stores (its
+/// `kind`, bson/kind.hpp), so that a type of the user's with a codec is looked through as
+/// it is stored: `container` says whether it holds something to look into, `inner` is what
+/// it holds, `through` which container it is (none for a `transparent` one, stored as its
+/// value: Embedded<T>), and each(value, fn) visits what it holds.
+///   kinds::document<R>, R other than M, M dereferencing to R (Embedded<R>): transparent
+///   kinds::nullable<K>, M testable and dereferencing (std::optional):       optional
+///   kinds::array<K>, M a range (std::vector, std::array, a user's list):    array
+///   kinds::array<kinds::subset_item<T>> (a Subset):                         subset
+///   kinds::map<K>, M a range of pairs (std::map, a user's map):             map
+/// Anything else (a scalar, a document of M's own members, a reference) is a leaf, even a
+/// type that could be iterated: a list its codec stores as one string holds nothing a
+/// query path, and so a `$lookup`, could reach.
+template <class M, class Kind>
+struct path_step_of_kind {
   static constexpr bool container = false;
 };
-template <class T>
-struct path_step<Embedded<T>> {
+template <class M, class Record>
+  requires(!std::is_same_v<Record, M>) && requires(M& value) {
+    { *value } -> std::same_as<Record&>;
+  }
+struct path_step_of_kind<M, kinds::document<Record>> {
   static constexpr bool container = true;
   static constexpr bool transparent = true;
-  using inner = T;
+  using inner = Record;
   template <class Fn>
-  static void each(Embedded<T>& value, Fn& fn) {
+  static void each(M& value, Fn& fn) {
     fn(*value);
   }
 };
-template <class T>
-struct path_step<std::optional<T>> {
+template <class M, class Kind>
+  requires requires(M& value) {
+    static_cast<bool>(value);
+    *value;
+  }
+struct path_step_of_kind<M, kinds::nullable<Kind>> {
   static constexpr bool container = true;
   static constexpr bool transparent = false;
   static constexpr Through through = Through::optional;
-  using inner = T;
+  using inner = std::remove_reference_t<decltype(*std::declval<M&>())>;
   template <class Fn>
-  static void each(std::optional<T>& value, Fn& fn) {
+  static void each(M& value, Fn& fn) {
     if (value) fn(*value);
   }
 };
-template <class T, class Allocator>
-struct path_step<std::vector<T, Allocator>> {
+template <class M, class Kind>
+  requires std::ranges::range<M&>
+struct path_step_of_kind<M, kinds::array<Kind>> {
   static constexpr bool container = true;
   static constexpr bool transparent = false;
   static constexpr Through through = Through::array;
-  using inner = T;
+  using inner = std::remove_reference_t<std::ranges::range_reference_t<M&>>;
   template <class Fn>
-  static void each(std::vector<T, Allocator>& value, Fn& fn) {
-    for (T& element : value) fn(element);
+  static void each(M& value, Fn& fn) {
+    for (inner& element : value) fn(element);
   }
 };
-template <class T, std::size_t N>
-struct path_step<std::array<T, N>> {
-  static constexpr bool container = true;
-  static constexpr bool transparent = false;
-  static constexpr Through through = Through::array;
-  using inner = T;
-  template <class Fn>
-  static void each(std::array<T, N>& value, Fn& fn) {
-    for (T& element : value) fn(element);
-  }
-};
-template <class T, class Compare, class Allocator>
-struct path_step<std::map<std::string, T, Compare, Allocator>> {
-  static constexpr bool container = true;
-  static constexpr bool transparent = false;
-  static constexpr Through through = Through::map;
-  using inner = T;
-  template <class Fn>
-  static void each(std::map<std::string, T, Compare, Allocator>& value, Fn& fn) {
-    for (auto& entry : value) fn(entry.second);
-  }
-};
-template <class T, std::size_t N, auto OrderKey, Direction Order>
-struct path_step<Subset<T, N, OrderKey, Order>> {
+template <class T, std::size_t N, auto OrderKey, Direction Order, class Item>
+struct path_step_of_kind<Subset<T, N, OrderKey, Order>, kinds::array<kinds::subset_item<Item>>> {
   static constexpr bool container = true;
   static constexpr bool transparent = false;
   static constexpr Through through = Through::subset;
@@ -113,6 +113,29 @@ struct path_step<Subset<T, N, OrderKey, Order>> {
   static void each(Subset<T, N, OrderKey, Order>& value, Fn& fn) {
     for (T& item : SubsetItems::of(value)) fn(item);
   }
+};
+template <class M, class Kind>
+  requires std::ranges::range<M&> && requires(std::ranges::range_reference_t<M&> entry) { entry.second; }
+struct path_step_of_kind<M, kinds::map<Kind>> {
+  static constexpr bool container = true;
+  static constexpr bool transparent = false;
+  static constexpr Through through = Through::map;
+  using inner = std::remove_reference_t<decltype(std::declval<std::ranges::range_reference_t<M&>>().second)>;
+  template <class Fn>
+  static void each(M& value, Fn& fn) {
+    for (auto&& entry : value) fn(entry.second);
+  }
+};
+
+/// A reference (whose codec's kind is that of its ids) is always a leaf; any other member
+/// is looked through as its kind says.
+template <class M>
+struct path_step : path_step_of_kind<M, kind_of<M>> {};
+template <class M>
+  requires(relation_of<M>::kind == Relationship::reference || relation_of<M>::kind == Relationship::parent_reference ||
+           relation_of<M>::kind == Relationship::child_references)
+struct path_step<M> {
+  static constexpr bool container = false;
 };
 
 /// What a member of type M holds once every container is looked through.

@@ -86,7 +86,9 @@ struct JoinOptions {
   /// Dangling policy as if the target were missing.
   BadDocuments bad_documents = BadDocuments::raise;
   /// Where odm::find_joined runs the join (join/lookup.hpp). odm::resolve and
-  /// Cursor::with join documents already read, on the client: they refuse `server`.
+  /// Cursor::with join documents already read, on the client: they refuse `server`, and
+  /// so do children_of and the tree walks, whose own queries are all their work (no join
+  /// on the client that a `$lookup` could take over).
   JoinSide side = JoinSide::client;
 
  private:
@@ -129,6 +131,9 @@ struct SkipReport {
   static LookupResults* lookup(const JoinOptions& options) noexcept { return options.lookup_; }
   /// odm::resolve and Cursor::with join documents already on the client.
   static void require_client_side(const JoinOptions& options, std::string_view who);
+  /// children_of and the tree walks: their own queries are the whole work, so there is
+  /// no join a `$lookup` could take over; they refuse `server` rather than ignore it.
+  static void refuse_server_side(const JoinOptions& options, std::string_view who);
 };
 }  // namespace detail
 
@@ -677,6 +682,7 @@ std::vector<std::vector<Child>> children_of(const Database& db, const std::vecto
                                             const ChildrenOptions<Child>& options = {}) {
   static_assert(detail::is_reference_to<M, Parent>,
                 "odm::children_of: the member must be the child's reference to this parent type");
+  detail::SkipReport::refuse_server_side(options.join, "odm::children_of");
   const std::string_view field = runtime_field_name(member);
   using Id = detail::reference_key_t<id_type_t<Parent>>;
   detail::GatheredIds<Id> gathered;  // the distinct parents, and each parent's slot

@@ -41,6 +41,12 @@ struct LookupResults {
   /// The collection each step reads, and where the results come from, for messages.
   std::vector<std::string> sources;
   std::size_t next = 0;
+  /// What the names of the fields a result row carries start with (join/lookup.hpp): the
+  /// root's copy, document_field(), and each step's matches, output_field(step).
+  std::string prefix = "__odm_";
+
+  std::string document_field() const;
+  std::string output_field(std::size_t step) const;
 
   /// The next fetch step's pool (each step takes one, in the order the pipeline numbered them).
   std::size_t take();
