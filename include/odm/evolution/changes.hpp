@@ -29,6 +29,15 @@
 // Then every save also matches the version it loaded and increments it (`$inc`); a save
 // that lost the race writes nothing and throws odm::VersionConflict, naming the document
 // and both versions: reload, apply the change again, save.
+//
+// A model with schema versions (odm/evolution/versions.hpp) whose stored document is
+// older than the model: the object was decoded through the steps, but odm::track(value)
+// cannot know it. So a save only matches a document at the model's version (or newer);
+// when it misses on an older one, the document is read again and rewritten to the current
+// version with this object's changes replayed over it (top-level fields it changed), by
+// one update guarded by the stored values of the fields it rewrites, retried if another
+// writer changed them in between. Otherwise the next read would run the step over the
+// stale old field and lose the change.
 
 #include <odm/bson/convert.hpp>
 #include <odm/bson/document.hpp>
@@ -132,7 +141,8 @@ class Tracked {
 
  public:
   /// Tracks `value` as it is now (as loaded from the database: the changes saved are the
-  /// ones made after this).
+  /// ones made after this). For a model with schema versions, a document still stored at
+  /// an older version is upgraded by the first save (see the top of this file).
   explicit Tracked(T value) : value_(std::move(value)), saved_(to_bson(value_)) {}
   /// Tracks `value`, decoded from `stored` as it is in the database. For a model with
   /// schema versions (odm/evolution/versions.hpp) whose stored document is at an older
