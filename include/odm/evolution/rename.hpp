@@ -30,6 +30,7 @@
 //                          filters and updates)
 
 #include <odm/bson/document.hpp>
+#include <odm/bson/members.hpp>
 #include <odm/bson/writer.hpp>
 #include <odm/model/model.hpp>
 
@@ -47,20 +48,11 @@ struct RenamedFrom {
   bool writes_previous_name = true;
 };
 
-namespace detail {
-template <class Pointer>
-struct renamed_member;
-template <class T, class M>
-struct renamed_member<M T::*> {
-  using model = T;
-  using type = M;
-};
-}  // namespace detail
 
 /// odm::renamed_from<&CounterV2::visits>("hits"): the expand phase of a rename.
 template <auto Member>
-constexpr RenamedFrom<typename detail::renamed_member<decltype(Member)>::model,
-                      typename detail::renamed_member<decltype(Member)>::type>
+constexpr RenamedFrom<typename detail::pointer_parts<decltype(Member)>::model,
+                      typename detail::pointer_parts<decltype(Member)>::type>
 renamed_from(std::string_view previous_name) {
   static_assert(std::is_member_object_pointer_v<decltype(Member)>,
                 "odm::renamed_from<&T::member>(\"old name\"): pass a pointer to the renamed data member");
