@@ -3,9 +3,11 @@
 // names; odm::rename_field, the contract step.
 
 #include "test_support.hpp"
+#include "evolution/schema_check.hpp"
 
 #include <odm/evolution/extra.hpp>
 #include <odm/evolution/rename.hpp>
+#include <odm/evolution/schema.hpp>
 #include <odm/evolution/versions.hpp>
 #include <odm/query.hpp>
 
@@ -124,6 +126,22 @@ TEST(RenamedFrom, TypedUpdatesWriteBothNames) {
   // An update that already names the old path is not given it twice.
   EXPECT_EQ(canonical(odm::Update<Counter>::raw(doc_from_json(R"({"$set": {"visits": 1, "hits": 1}})")).bson()),
             canonical(R"({"$set": {"visits": 1, "hits": 1}})"));
+}
+
+TEST(RenamedFrom, TheValidatorAcceptsWhatEitherVersionWrites) {
+  const odm::Document schema = odm::json_schema<Counter>();
+  // v2's own documents (both names), v1's (only the old one), a document of neither.
+  EXPECT_EQ(odm_test::schema_violations(schema.get(), odm::to_bson(Counter{1, 7, "a"}).get()).size(), 0u);
+  EXPECT_EQ(odm_test::schema_violations(schema.get(),
+                                        doc_from_json(R"({"_id": {"$numberLong": "1"}, "hits": {"$numberLong": "3"},
+                                                          "label": "a"})").get())
+                .size(),
+            0u);
+  EXPECT_NE(odm_test::schema_violations(schema.get(), doc_from_json(R"({"_id": {"$numberLong": "1"}, "hits": "many",
+                                                                         "label": "a"})").get())
+                .size(),
+            0u)
+      << "the old name keeps the member's type";
 }
 
 TEST(RenameField, TheContractStepMovesTheOldValueAndDropsTheOldName) {
