@@ -213,18 +213,21 @@ class Tracked {
     // object was decoded from it through the steps (odm::track(value) cannot know that),
     // so the save rewrites it to the current version with this object's changes replayed
     // over it, guarded by what it rewrites.
-    std::optional<Document> older;
+    // (A flag and a Document rather than std::optional<Document>: g++ 12 -O2 warns
+    // maybe-uninitialized on the optional's move.)
+    Document older;
+    bool rewriting_older = false;
     for (int attempt = 0;; ++attempt) {
       Document where_bson;
       Document what;
-      if (older) {
-        Document target = detail::overlay_changes(to_bson(from_bson<T>(*older)).get(), saved_.get(), current.get());
+      if (rewriting_older) {
+        Document target = detail::overlay_changes(to_bson(from_bson<T>(older)).get(), saved_.get(), current.get());
         if constexpr (versioned) {
           T bumped = from_bson<T>(target);
           member<T, version_at>::of(bumped) = loaded_version + 1;
           target = to_bson(bumped);
         }
-        if (!detail::guarded_rewrite(saved_from(*older).get(), target.get(), where_bson, what)) break;
+        if (!detail::guarded_rewrite(saved_from(older).get(), target.get(), where_bson, what)) break;
       } else {
         where_bson = filter;
         if constexpr (versioned) append_version_guard(where_bson, loaded_version);
@@ -262,10 +265,12 @@ class Tracked {
                                     ": another writer saved it first; nothing was written (reload and retry)",
                                 loaded_version, stored_version);
       }
-      older.reset();
+      rewriting_older = false;
       if constexpr (upgrades_on_read) {
-        if (detail::metadata_t<T>::schema.version_of(now->get()) < detail::metadata_t<T>::schema.current)
+        if (detail::metadata_t<T>::schema.version_of(now->get()) < detail::metadata_t<T>::schema.current) {
           older = std::move(*now);
+          rewriting_older = true;
+        }
       }
       upgrade_pending_ = false;
       if (attempt == 9)
