@@ -6,7 +6,9 @@
 //   - a tracked order saves only what changed, so two writers of different fields both win;
 //   - v3 stores the total as Decimal128 (the money guide's migration from NumberLong cents):
 //     it declares schema version 2 and a step from 1, reads older orders lazily, and a
-//     batch migration rewrites them all.
+//     batch migration rewrites them all;
+//   - a field renamed while v1 still runs: v2 writes both names and reads the one v1 wrote
+//     last (expand); once no v1 is left, a step and a migration drop the old name (contract).
 #include "example_support.hpp"
 
 #include <cstdint>
@@ -84,6 +86,35 @@ struct OrderV3 {
   };
 };
 
+// A rename through a rolling deploy: v1 stores the customer's contact as "phone".
+struct Customer {
+  std::int64_t id;
+  std::string phone;
+  struct odm_model {
+    static constexpr std::string_view collection = "customers";
+  };
+};
+
+// Expand: v2 calls it `contact` and, while v1 runs, also writes "phone" and reads it first.
+struct CustomerV2 {
+  std::int64_t id;
+  std::string contact;
+  struct odm_model {
+    static constexpr std::string_view collection = "customers";
+    static constexpr auto fields = odm::fields(odm::renamed_from<&CustomerV2::contact>("phone"));
+  };
+};
+
+// Contract, once no program writes "phone": a step moves it, a migration rewrites the rest.
+struct CustomerV3 {
+  std::int64_t id;
+  std::string contact;
+  struct odm_model {
+    static constexpr std::string_view collection = "customers";
+    static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(odm::rename_field("phone", "contact")));
+  };
+};
+
 }  // namespace
 
 int main() {
@@ -152,5 +183,28 @@ int main() {
     example::show("stored", v3.find_one<odm::Document>(odm::field(&OrderV3::id) == 2).value());
     example::check(report.migrated == 2 && v3.count(at_v2) == 2 && odm::Migration<OrderV3>(db).run().migrated == 0,
                    "both orders migrated; a second run has nothing to do");
+
+    example::step("a rename while v1 runs: v2 writes both names; v1 changes the old one; v2 reads and finds it");
+    auto customers_v1 = db.collection<Customer>();
+    auto customers_v2 = db.collection<CustomerV2>();
+    customers_v1.drop();
+    customers_v2.insert_one(CustomerV2{1, "555-0100"});
+    Customer seen = customers_v1.get_by_id(1);
+    seen.phone = "555-0199";
+    customers_v1.replace_one(odm::field(&Customer::id) == 1, seen);
+    example::show("stored", customers_v2.find_one<odm::Document>(odm::field(&CustomerV2::id) == 1).value());
+    example::check(customers_v2.get_by_id(1).contact == "555-0199" &&
+                       customers_v2.count(odm::field(&CustomerV2::contact) == "555-0199") == 1,
+                   "v2 reads v1's change and its typed filter finds it");
+
+    example::step("the contract, once no v1 is left: a migration moves \"phone\" to \"contact\"");
+    (void)odm::Migration<CustomerV3>(db).run();
+    auto customers_v3 = db.collection<CustomerV3>();
+    const odm::Document contracted = customers_v3.find_one<odm::Document>(odm::field(&CustomerV3::id) == 1).value();
+    example::show("stored", contracted);
+    example::check(customers_v3.get_by_id(1).contact == "555-0199" &&
+                       contracted.to_json().find("phone") == std::string::npos,
+                   "the old name is gone, the value kept");
+    customers_v1.drop();
   });
 }

@@ -49,5 +49,6 @@
 #include <odm/evolution/changes.hpp>
 #include <odm/evolution/migrate.hpp>
 #include <odm/evolution/versions.hpp>
+#include <odm/evolution/rename.hpp>
 #include <odm/aggregation/pipeline.hpp>
 #include <odm/evolution/schema.hpp>

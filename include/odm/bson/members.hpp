@@ -11,6 +11,9 @@
 //     ::kind                        what its codec stores (odm/bson/kind.hpp)
 //     ::relation                    odm::reference_to<...>, odm::subset_of<...> or odm::no_relation
 //     ::when_absent                 what a document without the field decodes to
+//     ::previous_name               another field name its value is read from ("" for none;
+//                                   odm::renamed_from), and ::writes_previous_name whether
+//                                   it is written there too
 //     ::value_type                  the C++ type of the stored value (a Ref<T>'s is T's id)
 //     ::options                     the member's options from the model (odm::fields(...))
 //   odm::members<Book>              the table: size, for_each(fn), index_of(&Book::title)
@@ -123,6 +126,24 @@ consteval Absent compute_when_absent() {
   return absent;
 }
 
+/// The name an option of member I states as `previous_name` ("" when none does).
+template <class T, std::size_t I>
+consteval std::string_view compute_previous_name() {
+  std::string_view name;
+  for_each_option_of<T>(I, [&](const auto& option) {
+    if constexpr (requires { option.previous_name; }) name = option.previous_name;
+  });
+  return name;
+}
+template <class T, std::size_t I>
+consteval bool compute_writes_previous_name() {
+  bool writes = false;
+  for_each_option_of<T>(I, [&](const auto& option) {
+    if constexpr (requires { option.writes_previous_name; }) writes = option.writes_previous_name;
+  });
+  return writes;
+}
+
 /// The options of T's model about member I, as a tuple.
 template <class T, std::size_t I>
 consteval auto compute_member_options() {
@@ -153,6 +174,8 @@ struct member {
   using value_type = typename detail::stored_value<type>::type;
   static constexpr Absent when_absent = detail::compute_when_absent<T, I>();
   static constexpr auto options = detail::compute_member_options<T, I>();
+  static constexpr std::string_view previous_name = detail::compute_previous_name<T, I>();
+  static constexpr bool writes_previous_name = !previous_name.empty() && detail::compute_writes_previous_name<T, I>();
 
   /// The field name at the top level of a document (`Root`) or inside an embedded one.
   static constexpr std::string_view stored_name_at(bool root) noexcept { return root ? stored_name : nested_name; }

@@ -105,6 +105,29 @@ struct record_traits {
     return std::array<bool, size>{(member<T, I>::when_absent != Absent::refused)...};
   }(std::make_index_sequence<size>{});
 
+  /// Another name each member's value may be stored under (odm::renamed_from), "" for
+  /// none, and whether it is written there too.
+  static constexpr auto previous_names = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<std::string_view, size>{member<T, I>::previous_name...};
+  }(std::make_index_sequence<size>{});
+  static constexpr auto writes_previous = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<bool, size>{member<T, I>::writes_previous_name...};
+  }(std::make_index_sequence<size>{});
+  static constexpr bool has_previous_names =
+      std::any_of(previous_names.begin(), previous_names.end(), [](std::string_view n) { return !n.empty(); });
+  static_assert(std::none_of(previous_names.begin(), previous_names.end(),
+                             [](std::string_view n) {
+                               return !n.empty() && std::find(names.begin(), names.end(), n) != names.end();
+                             }),
+                "odm::renamed_from: a previous name is the stored name of a member; each name holds one member");
+
+  /// The member whose previous name is `key`, or `size`.
+  static std::size_t find_previous(std::string_view key) noexcept {
+    for (std::size_t i = 0; i < size; ++i)
+      if (!previous_names[i].empty() && previous_names[i] == key) return i;
+    return size;
+  }
+
   /// The member that keeps undeclared fields (odm::Extra), or `size` when T has none.
   static constexpr std::size_t extra_index = []<std::size_t... I>(std::index_sequence<I...>) {
     std::size_t found = size;
@@ -154,6 +177,9 @@ void encode_members(bson_t* document, const T& value) {
             } else if constexpr (mappable<M>) {
               current = I;
               codec<M>::encode(document, traits::names[I], boost::pfr::get<I>(value));
+              // A rename in its expand phase: the older version still reads the old name.
+              if constexpr (traits::writes_previous[I])
+                codec<M>::encode(document, traits::previous_names[I], boost::pfr::get<I>(value));
             }
           }(),
           ...);
@@ -200,6 +226,10 @@ void decode_members(bson_iter_t& it, T& out) {
   using traits = detail::record_traits<T, Root>;
   constexpr std::size_t size = traits::size;
   std::bitset<size> seen;
+  // With previous names (odm::renamed_from): which members' old names were read, and
+  // which members' own names were.
+  [[maybe_unused]] std::bitset<traits::has_previous_names ? size : 0> previous_seen;
+  [[maybe_unused]] std::bitset<traits::has_previous_names ? size : 0> seen_by_name;
   std::size_t expected = 0;
   // Fast path: the members in declaration order, as odm writes them. Unrolled at compile
   // time, so every key comparison has a constant length and every codec call is direct.
@@ -239,6 +269,38 @@ void decode_members(bson_iter_t& it, T& out) {
         index = expected;
       else
         index = traits::find_field(std::string_view(key, length));
+      if constexpr (traits::has_previous_names) {
+        if (index == size) {
+          const std::size_t renamed = traits::find_previous(std::string_view(key, length));
+          if (renamed < size) {
+            // While the old name is written, it is the truth when present (the older
+            // version writes only it); otherwise the new name is, and the old one is read
+            // only for a document without it.
+            if (previous_seen[renamed]) [[unlikely]]
+              detail::at_path(traits::previous_names[renamed],
+                              [] { throw DecodeError("field appears twice in the document"); });
+            previous_seen.set(renamed);
+            if (traits::writes_previous[renamed] || !seen[renamed]) {
+              seen.set(renamed);
+              try {
+                traits::decoders[renamed](it, out);
+              } catch (PathError& e) {
+                e.prepend(traits::previous_names[renamed]);
+                throw;
+              }
+            }
+            continue;
+          }
+        } else if (previous_seen[index]) {
+          // The new name after the old one: the old one's value stands while it is written.
+          if (seen_by_name[index]) [[unlikely]]
+            detail::at_path(traits::names[index], [] { throw DecodeError("field appears twice in the document"); });
+          seen_by_name.set(index);
+          if (traits::writes_previous[index]) continue;
+          traits::decoders[index](it, out);
+          continue;
+        }
+      }
       if (index == size) {
         // A versioned model's version field is read by from_bson, not by a member: not an
         // unknown field (a strict model takes it, an Extra does not keep it).

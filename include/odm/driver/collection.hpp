@@ -29,6 +29,7 @@
 #include <odm/driver/options.hpp>
 #include <odm/driver/results.hpp>
 #include <odm/driver/session.hpp>
+#include <odm/driver/upgrade.hpp>
 #include <odm/fields/object_id.hpp>
 #include <odm/model/collection_name.hpp>
 #include <odm/model/id.hpp>
@@ -411,20 +412,24 @@ class Collection {
   /// Applies `update` to the first document matching `filter`, atomically.
   UpdateResult<id_type> update_one(const Filter<T>& filter, const Update<T>& update,
                                    const UpdateOptions<T>& options = {}) {
+    upgrade_reachable(nullptr, filter);
     return update_in(nullptr, detail::UpdateKind::one, filter.bson(), detail::update_to_send(update), spec(options));
   }
   UpdateResult<id_type> update_one(Session& session, const Filter<T>& filter, const Update<T>& update,
                                    const UpdateOptions<T>& options = {}) {
+    upgrade_reachable(session.state(), filter);
     return update_in(session.state(), detail::UpdateKind::one, filter.bson(), detail::update_to_send(update),
                      spec(options));
   }
   /// Applies `update` to every document matching `filter`.
   UpdateResult<id_type> update_many(const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
+    upgrade_reachable(nullptr, filter);
     return update_in(nullptr, detail::UpdateKind::many, filter.bson(), detail::update_to_send(update), spec(options));
   }
   UpdateResult<id_type> update_many(Session& session, const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
+    upgrade_reachable(session.state(), filter);
     return update_in(session.state(), detail::UpdateKind::many, filter.bson(), detail::update_to_send(update),
                      spec(options));
   }
@@ -453,11 +458,13 @@ class Collection {
   std::optional<T> find_one_and_update(const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
     const Document document = detail::update_to_send(update);
+    upgrade_reachable(nullptr, filter);
     return modify_in(nullptr, filter, &document, spec(options));
   }
   std::optional<T> find_one_and_update(Session& session, const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
     const Document document = detail::update_to_send(update);
+    upgrade_reachable(session.state(), filter);
     return modify_in(session.state(), filter, &document, spec(options));
   }
   std::optional<T> find_one_and_replace(const Filter<T>& filter, const T& replacement,
@@ -584,6 +591,52 @@ class Collection {
                      "." + core_.name());
     }
     return std::move(*found);
+  }
+
+  // A typed update names the current shape's fields. A document still at an older schema
+  // version would be missed by its filter, or take a write the next read's upgrade
+  // overwrites (the step runs again over the old field). So the older documents the
+  // update can reach (those with its `_id` condition, else all) are upgraded first, each
+  // by a guarded rewrite of the fields its steps change, retried when another writer got
+  // there first. A raw filter is sent as written: it names stored fields itself.
+  void upgrade_reachable(detail::SessionState* session, const Filter<T>& filter) {
+    if constexpr (has_schema_versions<T>) {
+      const auto& schema = detail::metadata_t<T>::schema;
+      using Schema = std::remove_cvref_t<decltype(schema)>;
+      if constexpr (Schema::oldest < Schema::current) {
+        const auto& expr = detail::QueryAccess::expression(filter);
+        if (expr && expr->kind == detail::FilterNode::Kind::raw) return;
+        const Document selection = detail::older_versions_within(filter.bson().get(), Schema::current);
+        Cursor<Document> old(core_.find(session, selection, spec(FindOptions<T>())), core_);
+        for (const Document& found : old) {
+          Document stored = found;
+          for (int attempt = 0;; ++attempt) {
+            try {
+              if (schema.version_of(stored.get()) >= Schema::current) break;
+            } catch (const DecodeError&) {
+              break;  // a version the model cannot read: left as it is, reading it says why
+            }
+            const Document upgraded = schema.upgraded(stored.get());
+            (void)from_bson<T>(upgraded);  // must read as the model, else DecodeError and nothing is written
+            Document guard;
+            Document rewrite;
+            if (!detail::guarded_rewrite(stored.get(), upgraded.get(), guard, rewrite)) break;
+            if (core_.update(session, detail::UpdateKind::one, guard, rewrite, spec(UpdateOptions<T>())).matched == 1)
+              break;
+            Cursor<Document> again(core_.find(session, detail::id_field(stored.get()), spec(FindOptions<T>())), core_);
+            auto next = again.begin();
+            if (next == again.end()) break;  // deleted meanwhile
+            if (attempt == 9)
+              throw Error("odm: upgrading " + detail::id_field(stored.get()).to_json() + " in " +
+                                  database_name() + "." + name() + " to schema version " +
+                                  std::to_string(Schema::current) +
+                                  " before a typed update: other writers changed it 10 times in a row; nothing was "
+                                  "written (retry the update)");
+            stored = *next;
+          }
+        }
+      }
+    }
   }
 
   UpdateResult<id_type> update_in(detail::SessionState* session, detail::UpdateKind kind, const Document& filter,

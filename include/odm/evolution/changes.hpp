@@ -29,6 +29,15 @@
 // Then every save also matches the version it loaded and increments it (`$inc`); a save
 // that lost the race writes nothing and throws odm::VersionConflict, naming the document
 // and both versions: reload, apply the change again, save.
+//
+// A model with schema versions (odm/evolution/versions.hpp) whose stored document is
+// older than the model: the object was decoded through the steps, but odm::track(value)
+// cannot know it. So a save only matches a document at the model's version (or newer);
+// when it misses on an older one, the document is read again and rewritten to the current
+// version with this object's changes replayed over it (top-level fields it changed), by
+// one update guarded by the stored values of the fields it rewrites, retried if another
+// writer changed them in between. Otherwise the next read would run the step over the
+// stale old field and lose the change.
 
 #include <odm/bson/convert.hpp>
 #include <odm/bson/document.hpp>
@@ -36,6 +45,7 @@
 #include <odm/driver/collection.hpp>
 #include <odm/driver/errors.hpp>
 #include <odm/driver/session.hpp>
+#include <odm/driver/upgrade.hpp>
 #include <odm/model/id.hpp>
 #include <odm/model/model.hpp>
 
@@ -120,17 +130,29 @@ class Tracked {
   static_assert(has_id<T>, "odm::Tracked: the model needs an id member (stored as _id): a save finds its document by id");
   static constexpr std::size_t version_at = detail::version_index<T>();
   static constexpr bool versioned = version_at < members<T>::size;
+  static constexpr bool upgrades_on_read = [] {
+    if constexpr (has_schema_versions<T>) {
+      using Schema = std::remove_cvref_t<decltype(detail::metadata_t<T>::schema)>;
+      return Schema::oldest < Schema::current;
+    } else {
+      return false;
+    }
+  }();
 
  public:
   /// Tracks `value` as it is now (as loaded from the database: the changes saved are the
-  /// ones made after this).
+  /// ones made after this). For a model with schema versions, a document still stored at
+  /// an older version is upgraded by the first save (see the top of this file).
   explicit Tracked(T value) : value_(std::move(value)), saved_(to_bson(value_)) {}
   /// Tracks `value`, decoded from `stored` as it is in the database. For a model with
   /// schema versions (odm/evolution/versions.hpp) whose stored document is at an older
   /// version, the first save then also writes the upgrade: the fields the steps changed and
   /// the new version (a model without odm::Extra leaves the fields it does not declare
   /// alone, as a replace does). Otherwise the same as Tracked(value).
-  Tracked(T value, const Document& stored) : value_(std::move(value)), saved_(saved_from(stored)) {}
+  Tracked(T value, const Document& stored) : value_(std::move(value)), saved_(saved_from(stored)) {
+    if constexpr (upgrades_on_read)
+      upgrade_pending_ = detail::metadata_t<T>::schema.version_of(stored.get()) < detail::metadata_t<T>::schema.current;
+  }
 
   T& operator*() noexcept { return value_; }
   const T& operator*() const noexcept { return value_; }
@@ -168,7 +190,6 @@ class Tracked {
     if (!(filter == new_filter))
       throw UsageError("odm::Tracked::save: the id changed from " + filter.to_json() + " to " + new_filter.to_json() +
                        "; MongoDB never changes a stored _id (insert a new document instead)");
-    Document where_bson = filter;
     [[maybe_unused]] std::int64_t loaded_version = 0;
     if constexpr (versioned) {
       using Version = member<T, version_at>;
@@ -182,53 +203,101 @@ class Tracked {
                          " to " + std::to_string(Version::of(value_)) + "; saves increment it themselves");
       const char* name = Version::stored_name.data();
       const int length = static_cast<int>(Version::stored_name.size());
-      if (loaded_version == 0) {
-        // A document written before the model had a version member has none: version 0.
-        detail::ChildWriter in(where_bson.get_mutable(), Version::stored_name);
-        detail::ChildWriter values(in.get(), "$in", detail::ChildWriter::Kind::array);
-        detail::check_append(bson_append_int64(values.get(), "0", 1, 0));
-        detail::check_append(bson_append_null(values.get(), "1", 1));
-        values.close();
-        in.close();
-      } else {
-        detail::check_append(bson_append_int64(where_bson.get_mutable(), name, length, loaded_version));
-      }
       detail::ChildWriter inc(update.get_mutable(), "$inc");
       detail::check_append(bson_append_int64(inc.get(), name, length, 1));
       inc.close();
     }
-    auto where = Filter<T>::raw(std::move(where_bson));
-    auto what = Update<T>::raw(std::move(update));
-    const auto result = session ? collection.update_one(*session, where, what) : collection.update_one(where, what);
-    if (result.matched == 0) {
-      const std::string which = "the document with _id " + filter.to_json() + " in " + collection.database_name() +
-                                "." + collection.name();
+    const std::string which = "the document with _id " + filter.to_json() + " in " + collection.database_name() + "." +
+                              collection.name();
+    // The document as stored now, when a save found it at an older schema version: the
+    // object was decoded from it through the steps (odm::track(value) cannot know that),
+    // so the save rewrites it to the current version with this object's changes replayed
+    // over it, guarded by what it rewrites.
+    // (A flag and a Document rather than std::optional<Document>: g++ 12 -O2 warns
+    // maybe-uninitialized on the optional's move.)
+    Document older;
+    bool rewriting_older = false;
+    for (int attempt = 0;; ++attempt) {
+      Document where_bson;
+      Document what;
+      if (rewriting_older) {
+        Document target = detail::overlay_changes(to_bson(from_bson<T>(older)).get(), saved_.get(), current.get());
+        if constexpr (versioned) {
+          T bumped = from_bson<T>(target);
+          member<T, version_at>::of(bumped) = loaded_version + 1;
+          target = to_bson(bumped);
+        }
+        if (!detail::guarded_rewrite(saved_from(older).get(), target.get(), where_bson, what)) break;
+      } else {
+        where_bson = filter;
+        if constexpr (versioned) append_version_guard(where_bson, loaded_version);
+        if constexpr (upgrades_on_read) {
+          // Only a document at the current version (or a newer one, which this model
+          // reads as it is) takes the change as it is.
+          if (!upgrade_pending_) {
+            detail::ChildWriter version(where_bson.get_mutable(), schema_version_field);
+            detail::check_append(bson_append_int32(version.get(), "$gte", 4, detail::metadata_t<T>::schema.current));
+            version.close();
+          }
+        }
+        what = update;
+      }
+      auto where = Filter<T>::raw(std::move(where_bson));
+      auto how = Update<T>::raw(std::move(what));
+      const auto result = session ? collection.update_one(*session, where, how) : collection.update_one(where, how);
+      if (result.matched == 1) break;
+      auto by_id = Filter<T>::raw(filter);
+      std::optional<Document> now =
+          session ? collection.template find_one<Document>(*session, by_id) : collection.template find_one<Document>(by_id);
+      if (!now)
+        throw NotFound("odm::Tracked::save: no " + which.substr(4) + " (deleted since it was loaded); nothing was written");
       if constexpr (versioned) {
-        auto by_id = Filter<T>::raw(filter);
-        std::optional<Document> now =
-            session ? collection.template find_one<Document>(*session, by_id) : collection.template find_one<Document>(by_id);
-        if (now) {
-          // A document without the field is at version 0.
-          bson_iter_t stored;
-          const std::string_view name = member<T, version_at>::stored_name;
-          const std::int64_t stored_version =
-              bson_iter_init_find_w_len(&stored, now->get(), name.data(), static_cast<int>(name.size()))
-                  ? bson_iter_as_int64(&stored)
-                  : 0;
+        // A document without the field is at version 0.
+        bson_iter_t stored;
+        const std::string_view name = member<T, version_at>::stored_name;
+        const std::int64_t stored_version =
+            bson_iter_init_find_w_len(&stored, now->get(), name.data(), static_cast<int>(name.size()))
+                ? bson_iter_as_int64(&stored)
+                : 0;
+        if (stored_version != loaded_version)
           throw VersionConflict("odm::Tracked::save: " + which + " is at version " + std::to_string(stored_version) +
                                     ", but this object was loaded at version " + std::to_string(loaded_version) +
                                     ": another writer saved it first; nothing was written (reload and retry)",
                                 loaded_version, stored_version);
+      }
+      rewriting_older = false;
+      if constexpr (upgrades_on_read) {
+        if (detail::metadata_t<T>::schema.version_of(now->get()) < detail::metadata_t<T>::schema.current) {
+          older = std::move(*now);
+          rewriting_older = true;
         }
       }
-      throw NotFound("odm::Tracked::save: no " + which.substr(4) + " (deleted since it was loaded); nothing was written");
+      upgrade_pending_ = false;
+      if (attempt == 9)
+        throw Error("odm::Tracked::save: " + which + " changed under this save 10 times in a row; nothing was written "
+                    "(reload and retry)");
     }
-    if constexpr (versioned) {
-      ++member<T, version_at>::of(value_);
-      current = to_bson(value_);
-    }
-    saved_ = std::move(current);
+    if constexpr (versioned) ++member<T, version_at>::of(value_);
+    saved_ = to_bson(value_);
+    upgrade_pending_ = false;
     return true;
+  }
+
+  /// `{..., version: loaded}` (`{$in: [0, null]}` for 0: a document written before the
+  /// model had a version member has none).
+  static void append_version_guard(Document& where, std::int64_t loaded_version) {
+    using Version = member<T, version_at>;
+    if (loaded_version == 0) {
+      detail::ChildWriter in(where.get_mutable(), Version::stored_name);
+      detail::ChildWriter values(in.get(), "$in", detail::ChildWriter::Kind::array);
+      detail::check_append(bson_append_int64(values.get(), "0", 1, 0));
+      detail::check_append(bson_append_null(values.get(), "1", 1));
+      values.close();
+      in.close();
+    } else {
+      detail::check_append(bson_append_int64(where.get_mutable(), Version::stored_name.data(),
+                                             static_cast<int>(Version::stored_name.size()), loaded_version));
+    }
   }
 
   Document saved_from(const Document& stored) const {
@@ -255,6 +324,9 @@ class Tracked {
 
   T value_;
   Document saved_;
+  /// saved_ is the stored document at an older version (Tracked(value, stored)): the
+  /// first save sends the upgrade with the change, unguarded by the version.
+  bool upgrade_pending_ = false;
 };
 
 /// Tracks a loaded object: odm::track(orders.get_by_id(id)).

@@ -141,7 +141,14 @@ SchemaNode record_schema(const SchemaOptions& options, OpenRecords& open) {
       has_id = has_id || name == "_id";
       node.property_names.push_back(name);
       node.property_schemas.push_back(SchemaOf<resolved_kind_t<typename Member::kind>>::make(options, open));
-      if (Member::when_absent == Absent::refused) node.required.push_back(name);
+      // A member renamed in its expand phase (odm::renamed_from) may be under either name:
+      // the older version writes only the old one.
+      if constexpr (!Member::previous_name.empty()) {
+        node.property_names.emplace_back(Member::previous_name);
+        node.property_schemas.push_back(SchemaOf<resolved_kind_t<typename Member::kind>>::make(options, open));
+      } else if (Member::when_absent == Absent::refused) {
+        node.required.push_back(name);
+      }
     }
   });
   // A model with schema versions (odm/evolution/versions.hpp) writes its version after its

@@ -189,22 +189,23 @@ consteval bool options_name_own_members() {
 }
 
 /// Whether no member has two options stating the same fact (two stored names, two rules
-/// for a missing field): the later one would silently win.
+/// for a missing field, two previous names): the later one would silently win.
 template <class T>
 consteval bool options_state_each_fact_once() {
   if constexpr (!options_name_own_members<T>()) return true;  // reported on its own
-  std::array<int, member_count<T>> names{}, absent{};
+  std::array<int, member_count<T>> names{}, absent{}, previous{};
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (
         [&] {
           constexpr const auto& option = std::get<K>(model_options<T>());
           if constexpr (requires { option.stored_name; }) ++names[member_index(option.member)];
           if constexpr (requires { option.when_absent; }) ++absent[member_index(option.member)];
+          if constexpr (requires { option.previous_name; }) ++previous[member_index(option.member)];
         }(),
         ...);
   }(std::make_index_sequence<option_count<T>>{});
   for (std::size_t i = 0; i < member_count<T>; ++i)
-    if (names[i] > 1 || absent[i] > 1) return false;
+    if (names[i] > 1 || absent[i] > 1 || previous[i] > 1) return false;
   return true;
 }
 
@@ -234,7 +235,7 @@ inline constexpr auto stored_names = [] {
                 "odm: an option in this model's odm::fields(...) names a member of another struct; name the "
                 "members of the model itself (&Model::member)");
   static_assert(detail::options_state_each_fact_once<T>(),
-                "odm: a member has two options saying the same thing (two odm::rename, or two of odm::defaulted "
+                "odm: a member has two options saying the same thing (two odm::rename, two odm::renamed_from, or two of odm::defaulted "
                 "and odm::required); keep one");
   static_assert(detail::stored_names_are_unique<T, Root>(),
                 "odm: two members of this struct are stored under the same field name; rename one with "

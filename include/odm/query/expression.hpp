@@ -11,6 +11,7 @@
 
 #include <odm/bson/document.hpp>
 #include <odm/model/direction.hpp>
+#include <odm/query/previous_names.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -162,8 +163,15 @@ class Filter {
   Filter() = default;
   /// The escape hatch: a filter written as BSON by hand. Nothing in it is checked.
   static Filter raw(Document document) { return Filter(detail::raw_filter_node(std::move(document))); }
-  /// The filter as BSON, written from the expression.
-  Document bson() const { return detail::write_filter(expr_); }
+  /// The filter as BSON, written from the expression (a typed condition on a member
+  /// renamed in its expand phase addresses both names: odm/query/previous_names.hpp).
+  Document bson() const {
+    if constexpr (reflectable<T>) {
+      if (!expr_ || expr_->kind != detail::FilterNode::Kind::raw)
+        return detail::filter_for_model<T>(detail::write_filter(expr_));
+    }
+    return detail::write_filter(expr_);
+  }
 
  private:
   friend struct detail::QueryAccess;
@@ -177,8 +185,14 @@ class Update {
  public:
   Update() = default;
   static Update raw(Document document) { return Update(detail::UpdateExpr::raw(std::move(document))); }
-  /// The update as BSON, written from the expression.
-  Document bson() const { return expr_.write(); }
+  /// The update as BSON, written from the expression (a path of a member renamed in its
+  /// expand phase is written under both names: odm/query/previous_names.hpp).
+  Document bson() const {
+    if constexpr (reflectable<T>)
+      return detail::update_for_model<T>(expr_.write());
+    else
+      return expr_.write();
+  }
 
  protected:
   friend struct detail::QueryAccess;
@@ -191,7 +205,10 @@ namespace detail {
 /// (see UpdateExpr::write_to_send).
 template <class T>
 Document update_to_send(const Update<T>& update) {
-  return QueryAccess::expression(update).write_to_send();
+  if constexpr (reflectable<T>)
+    return update_for_model<T>(QueryAccess::expression(update).write_to_send());
+  else
+    return QueryAccess::expression(update).write_to_send();
 }
 }  // namespace detail
 

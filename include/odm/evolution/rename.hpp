@@ -1,0 +1,74 @@
+#pragma once
+// Renaming a stored field through a rolling deploy (expand, then contract), when v1 and
+// v2 of a service run side by side on one collection:
+//
+//   struct CounterV2 {                     // v1 stored the member as "hits"
+//     std::int64_t id;
+//     std::int64_t visits = 0;
+//     struct odm_model {
+//       static constexpr auto fields = odm::fields(odm::renamed_from<&CounterV2::visits>("hits"));
+//     };
+//   };
+//
+// Expand (this option): v2 writes the value under both names, so v1 keeps reading and
+// writing "hits"; v2 reads "hits" when a document has it (v1 may have written it last,
+// and v2 always writes both), else "visits". A typed filter on the member matches
+// `{$or: [{hits: c}, {hits: {$exists: false}, visits: c}]}`, and a typed update writes both
+// paths (`$inc: {visits: 1, hits: 1}`). A document where only v1 wrote reads right in
+// both versions, whichever wrote last.
+//
+// Contract (a later release, once no program that writes "hits" is left): drop the
+// option, and declare the move as a schema version step, so that reading upgrades the
+// documents still holding "hits" and a Migration rewrites them without it:
+//
+//   static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(odm::rename_field("hits", "visits")));
+//
+// The option states two facts of the open member option vocabulary (odm/model/model.hpp),
+// which the codec and the collection read from any option that states them:
+//   previous_name          another name the member's value is stored under
+//   writes_previous_name   whether odm still writes that name (and addresses it in typed
+//                          filters and updates)
+
+#include <odm/bson/document.hpp>
+#include <odm/bson/members.hpp>
+#include <odm/bson/writer.hpp>
+#include <odm/model/model.hpp>
+
+#include <string_view>
+#include <type_traits>
+
+namespace odm {
+
+/// Option: the member was stored under `previous_name` by an older version of the model,
+/// which may still be running (see the top of this file).
+template <class T, class M>
+struct RenamedFrom {
+  M T::*member;
+  std::string_view previous_name;
+  bool writes_previous_name = true;
+};
+
+
+/// odm::renamed_from<&CounterV2::visits>("hits"): the expand phase of a rename.
+template <auto Member>
+constexpr RenamedFrom<typename detail::pointer_parts<decltype(Member)>::model,
+                      typename detail::pointer_parts<decltype(Member)>::type>
+renamed_from(std::string_view previous_name) {
+  static_assert(std::is_member_object_pointer_v<decltype(Member)>,
+                "odm::renamed_from<&T::member>(\"old name\"): pass a pointer to the renamed data member");
+  if (!detail::is_valid_field_name(previous_name))
+    throw UsageError("odm::renamed_from: the previous name is empty, starts with '$' or contains '.'");
+  return {Member, previous_name, true};
+}
+
+/// A document step for the contract phase: the value of `from` (when the document has
+/// it, the truth: the old version wrote it last) moved to `to`, `from` removed; a document
+/// without `from` is kept as it is. Use as odm::upgrade<N>(odm::rename_field("hits", "visits")).
+struct RenameField {
+  std::string_view from;
+  std::string_view to;
+  Document operator()(const Document& document) const;
+};
+constexpr RenameField rename_field(std::string_view from, std::string_view to) { return {from, to}; }
+
+}  // namespace odm

@@ -1,0 +1,170 @@
+// Typed filters and updates over renamed members in their expand phase (previous_names.hpp).
+
+#include <odm/bson/writer.hpp>
+#include <odm/error.hpp>
+#include <odm/query/previous_names.hpp>
+
+#include <string>
+#include <vector>
+
+namespace odm::detail {
+
+namespace {
+
+/// The pair whose name is `path` or its first step, and the rest of the path ("" or ".x").
+const NamePair* renamed_root(std::string_view path, const NamePair* pairs, std::size_t count, std::string_view& rest) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string_view name = pairs[i].name;
+    if (path.size() >= name.size() && path.compare(0, name.size(), name) == 0 &&
+        (path.size() == name.size() || path[name.size()] == '.')) {
+      rest = path.substr(name.size());
+      return &pairs[i];
+    }
+  }
+  return nullptr;
+}
+
+void append_key(bson_t* out, std::string_view key, bson_iter_t* value) {
+  check_append(bson_append_iter(out, key.data(), static_cast<int>(key.size()), value));
+}
+
+void rewrite_filter(const bson_t* filter, bson_t* out, const NamePair* pairs, std::size_t count, int depth);
+
+/// An array of filters (`$and`, `$or`, `$nor`), each rewritten.
+void rewrite_filter_list(bson_iter_t& it, bson_t* out, const NamePair* pairs, std::size_t count, int depth) {
+  bson_iter_t list;
+  if (!BSON_ITER_HOLDS_ARRAY(&it) || !bson_iter_recurse(&it, &list)) {
+    append_key(out, bson_iter_key(&it), &it);
+    return;
+  }
+  ChildWriter array(out, bson_iter_key(&it), ChildWriter::Kind::array);
+  while (bson_iter_next(&list)) {
+    const std::string index = std::to_string(array.next_index());
+    bson_t element;
+    std::uint32_t length = 0;
+    const std::uint8_t* data = nullptr;
+    if (!BSON_ITER_HOLDS_DOCUMENT(&list)) {
+      append_key(array.get(), index, &list);
+      continue;
+    }
+    bson_iter_document(&list, &length, &data);
+    if (!bson_init_static(&element, data, length)) throw ValueError("a filter holds a corrupt sub-document");
+    ChildWriter child(array.get(), index);
+    rewrite_filter(&element, child.get(), pairs, count, depth + 1);
+    child.close();
+  }
+  array.close();
+}
+
+void rewrite_filter(const bson_t* filter, bson_t* out, const NamePair* pairs, std::size_t count, int depth) {
+  if (depth > 100) throw ValueError("a filter nests deeper than MongoDB's 100 levels");
+  std::vector<Document> alternatives;
+  bson_iter_t it;
+  bson_iter_init(&it, filter);
+  while (bson_iter_next(&it)) {
+    const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
+    if (key == "$and" || key == "$or" || key == "$nor") {
+      rewrite_filter_list(it, out, pairs, count, depth);
+      continue;
+    }
+    std::string_view rest;
+    const NamePair* pair = key.empty() || key.front() == '$' ? nullptr : renamed_root(key, pairs, count, rest);
+    if (!pair) {
+      append_key(out, key, &it);
+      continue;
+    }
+    // {$or: [{previous...: c}, {previous: {$exists: false}, name...: c}]}
+    const std::string previous = std::string(pair->previous) + std::string(rest);
+    Document either;
+    {
+      ChildWriter any(either.get_mutable(), "$or", ChildWriter::Kind::array);
+      {
+        ChildWriter old(any.get(), "0");
+        append_key(old.get(), previous, &it);
+        old.close();
+      }
+      {
+        ChildWriter fresh(any.get(), "1");
+        ChildWriter absent(fresh.get(), pair->previous);
+        check_append(bson_append_bool(absent.get(), "$exists", 7, false));
+        absent.close();
+        append_key(fresh.get(), key, &it);
+        fresh.close();
+      }
+      any.close();
+    }
+    alternatives.push_back(std::move(either));
+  }
+  if (alternatives.empty()) return;
+  // Several renamed conditions (or one next to a `$or` of the filter's own): each its own `$and` clause.
+  ChildWriter all(out, "$and", ChildWriter::Kind::array);
+  for (const Document& clause : alternatives)
+    check_append(bson_append_document(all.get(), std::to_string(all.next_index()).c_str(), -1, clause.get()));
+  all.close();
+}
+
+}  // namespace
+
+Document filter_with_previous_names(const bson_t* filter, const NamePair* pairs, std::size_t count) {
+  Document out;
+  rewrite_filter(filter, out.get_mutable(), pairs, count, 0);
+  // A filter that had its own top-level `$and` next to a renamed condition would now hold
+  // two: merge them by nesting the whole.
+  bson_iter_t it;
+  int ands = 0;
+  bson_iter_init(&it, out.get());
+  while (bson_iter_next(&it))
+    if (std::string_view(bson_iter_key(&it)) == "$and") ++ands;
+  if (ands < 2) return out;
+  Document nested;
+  ChildWriter all(nested.get_mutable(), "$and", ChildWriter::Kind::array);
+  bson_iter_init(&it, out.get());
+  Document rest;
+  while (bson_iter_next(&it)) {
+    if (std::string_view(bson_iter_key(&it)) != "$and") {
+      append_key(rest.get_mutable(), bson_iter_key(&it), &it);
+      continue;
+    }
+    bson_iter_t clauses;
+    bson_iter_recurse(&it, &clauses);
+    while (bson_iter_next(&clauses))
+      append_key(all.get(), std::to_string(all.next_index()), &clauses);
+  }
+  if (!rest.empty())
+    check_append(bson_append_document(all.get(), std::to_string(all.next_index()).c_str(), -1, rest.get()));
+  all.close();
+  return nested;
+}
+
+Document update_with_previous_names(const bson_t* update, const NamePair* pairs, std::size_t count) {
+  Document out;
+  bson_iter_t op;
+  bson_iter_init(&op, update);
+  while (bson_iter_next(&op)) {
+    const std::string_view name(bson_iter_key(&op), bson_iter_key_len(&op));
+    bson_iter_t paths;
+    if (name.empty() || name.front() != '$' || !BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &paths)) {
+      append_key(out.get_mutable(), name, &op);
+      continue;
+    }
+    bson_iter_t probe = paths;
+    std::vector<std::string> present;
+    while (bson_iter_next(&probe)) present.emplace_back(bson_iter_key(&probe), bson_iter_key_len(&probe));
+    ChildWriter body(out.get_mutable(), name);
+    while (bson_iter_next(&paths)) {
+      const std::string_view path(bson_iter_key(&paths), bson_iter_key_len(&paths));
+      append_key(body.get(), path, &paths);
+      std::string_view rest;
+      const NamePair* pair = renamed_root(path, pairs, count, rest);
+      if (!pair) continue;
+      const std::string previous = std::string(pair->previous) + std::string(rest);
+      bool named = false;
+      for (const std::string& p : present) named = named || p == previous;
+      if (!named) append_key(body.get(), previous, &paths);
+    }
+    body.close();
+  }
+  return out;
+}
+
+}  // namespace odm::detail
