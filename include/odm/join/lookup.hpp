@@ -88,10 +88,12 @@ Resolved<T> find_joined_on_server(const Database& db, const Filter<T>& filter, c
   for (const Document& row : rows) {
     try {
       documents.push_back(decode_joined<T>(row.get()));
-    } catch (const DecodeError& error) {
-      DecodeError located = located_decode_error(error, row.get(), source);
-      if (options.bad_documents == BadDocuments::raise) throw located;
-      skipped.push_back(SkippedDocument{id_field(row.get()), std::move(located)});
+    } catch (DecodeError& error) {
+      if (options.bad_documents == BadDocuments::raise) {
+        locate_decode_error(error, row.get(), source);
+        throw;  // keeps its type (a SchemaVersionError stays one)
+      }
+      skipped.push_back(SkippedDocument{id_field(row.get()), located_decode_error(error, row.get(), source)});
       continue;  // a skipped document's targets are not gathered, as in the client form
     }
     collect_lookups(row.get(), results);
