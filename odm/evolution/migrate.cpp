@@ -9,6 +9,8 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -30,7 +32,10 @@ void append_version_clause(bson_t* array, const char* index, const char* type, c
 
 // MongoDB's sort order of BSON types, bracket by bracket (the manual's "Comparison/Sort
 // Order"; numbers compare with each other, as do strings and symbols). `$gt` compares only
-// within its operand's bracket; the brackets after it are selected by `$type`.
+// within its operand's bracket; the brackets after it are selected by `$type`. A type that
+// cannot be an `_id` (undefined, an array, a regex) or is deprecated (symbol, DBPointer,
+// JavaScript code) has no alias here: some engines refuse those names in `$type`, and no
+// id of those types is ever selected after a position of another bracket.
 struct Bracket {
   std::array<bson_type_t, 4> types;
   std::array<const char*, 4> aliases;
@@ -38,20 +43,20 @@ struct Bracket {
 constexpr bson_type_t none = BSON_TYPE_EOD;
 constexpr std::array<Bracket, 16> brackets{{
     {{BSON_TYPE_MINKEY, none, none, none}, {"minKey", nullptr, nullptr, nullptr}},
-    {{BSON_TYPE_UNDEFINED, none, none, none}, {"undefined", nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_UNDEFINED, none, none, none}, {nullptr, nullptr, nullptr, nullptr}},
     {{BSON_TYPE_NULL, none, none, none}, {"null", nullptr, nullptr, nullptr}},
     {{BSON_TYPE_INT32, BSON_TYPE_INT64, BSON_TYPE_DOUBLE, BSON_TYPE_DECIMAL128}, {"int", "long", "double", "decimal"}},
-    {{BSON_TYPE_UTF8, BSON_TYPE_SYMBOL, none, none}, {"string", "symbol", nullptr, nullptr}},
+    {{BSON_TYPE_UTF8, BSON_TYPE_SYMBOL, none, none}, {"string", nullptr, nullptr, nullptr}},
     {{BSON_TYPE_DOCUMENT, none, none, none}, {"object", nullptr, nullptr, nullptr}},
-    {{BSON_TYPE_ARRAY, none, none, none}, {"array", nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_ARRAY, none, none, none}, {nullptr, nullptr, nullptr, nullptr}},
     {{BSON_TYPE_BINARY, none, none, none}, {"binData", nullptr, nullptr, nullptr}},
     {{BSON_TYPE_OID, none, none, none}, {"objectId", nullptr, nullptr, nullptr}},
     {{BSON_TYPE_BOOL, none, none, none}, {"bool", nullptr, nullptr, nullptr}},
     {{BSON_TYPE_DATE_TIME, none, none, none}, {"date", nullptr, nullptr, nullptr}},
     {{BSON_TYPE_TIMESTAMP, none, none, none}, {"timestamp", nullptr, nullptr, nullptr}},
-    {{BSON_TYPE_REGEX, none, none, none}, {"regex", nullptr, nullptr, nullptr}},
-    {{BSON_TYPE_DBPOINTER, none, none, none}, {"dbPointer", nullptr, nullptr, nullptr}},
-    {{BSON_TYPE_CODE, BSON_TYPE_CODEWSCOPE, none, none}, {"javascript", "javascriptWithScope", nullptr, nullptr}},
+    {{BSON_TYPE_REGEX, none, none, none}, {nullptr, nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_DBPOINTER, none, none, none}, {nullptr, nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_CODE, BSON_TYPE_CODEWSCOPE, none, none}, {nullptr, nullptr, nullptr, nullptr}},
     {{BSON_TYPE_MAXKEY, none, none, none}, {"maxKey", nullptr, nullptr, nullptr}},
 }};
 
@@ -64,27 +69,24 @@ std::size_t bracket_of(bson_type_t type) {
 // The bytes one field of `document` at `it` takes (type, key and value).
 std::size_t element_bytes(const bson_iter_t& it) { return it.next_off - it.off; }
 
+// `{<combinator>: [{schema_version: {$type: "int", <int_op>: current}},
+//                  {schema_version: {$type: "long", $gt: current}}]}`.
+Document version_clauses(const char* combinator, const char* int_op, std::int32_t current) {
+  Document filter;
+  ChildWriter clauses(filter.get_mutable(), combinator, ChildWriter::Kind::array);
+  append_version_clause(clauses.get(), "0", "int", int_op, current);
+  append_version_clause(clauses.get(), "1", "long", "$gt", current);
+  clauses.close();
+  return filter;
+}
+
 }  // namespace
 
-Document old_version_filter(std::int32_t current) {
-  // Not old: an int32 at current or newer, an int64 newer. Everything else is selected,
-  // including what the model cannot read (2.0, "2", -1), so that the run reports it.
-  Document filter;
-  ChildWriter nor(filter.get_mutable(), "$nor", ChildWriter::Kind::array);
-  append_version_clause(nor.get(), "0", "int", "$gte", current);
-  append_version_clause(nor.get(), "1", "long", "$gt", current);
-  nor.close();
-  return filter;
-}
+// Not old: an int32 at current or newer, an int64 newer. Everything else is selected,
+// including what the model cannot read (2.0, "2", -1), so that the run reports it.
+Document old_version_filter(std::int32_t current) { return version_clauses("$nor", "$gte", current); }
 
-Document newer_version_filter(std::int32_t current) {
-  Document filter;
-  ChildWriter any(filter.get_mutable(), "$or", ChildWriter::Kind::array);
-  append_version_clause(any.get(), "0", "int", "$gt", current);
-  append_version_clause(any.get(), "1", "long", "$gt", current);
-  any.close();
-  return filter;
-}
+Document newer_version_filter(std::int32_t current) { return version_clauses("$or", "$gt", current); }
 
 void append_after(bson_t* filter, const bson_t* last) {
   bson_iter_t id;
@@ -104,7 +106,9 @@ void append_after(bson_t* filter, const bson_t* last) {
     compare.close();
     within.close();
   }
-  if (bracket + 1 < brackets.size()) {
+  const bool any_later = std::any_of(brackets.begin() + static_cast<std::ptrdiff_t>(bracket) + 1, brackets.end(),
+                                     [](const Bracket& b) { return b.aliases[0] != nullptr; });
+  if (any_later) {
     ChildWriter later(any.get(), "1");
     ChildWriter of_type(later.get(), "_id");
     ChildWriter aliases(of_type.get(), "$type", ChildWriter::Kind::array);

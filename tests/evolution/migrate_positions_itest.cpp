@@ -41,17 +41,18 @@ struct Mixed {
   };
 };
 
-// Version 2 renames `payload` to `body`: the step rewrites a field of any size.
-odm::Document rename_payload(const odm::Document& old) {
-  odm::Document next;
-  bson_iter_t it;
-  bson_iter_init(&it, old.get());
-  while (bson_iter_next(&it)) {
-    const std::string_view key = bson_iter_key(&it);
-    bson_append_iter(next.get_mutable(), key == "payload" ? "body" : bson_iter_key(&it), -1, &it);
-  }
-  return next;
-}
+// Version 2 renames `payload` to `body` (a typed step): it rewrites a field of any size.
+struct BlobV1 {
+  std::int32_t id = 0;
+  std::string payload;
+  std::string note;
+};
+struct BlobV2 {
+  std::int32_t id = 0;
+  std::string body;
+  std::string note;
+};
+BlobV2 rename_payload(const BlobV1& old) { return {old.id, old.payload, old.note}; }
 struct Blob {
   std::int32_t id = 0;
   std::string body;

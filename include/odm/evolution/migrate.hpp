@@ -100,7 +100,8 @@ struct MigrationReport {
   /// Documents still changing after max_retries attempts, left for the next run.
   std::int64_t left_for_next_run = 0;
   /// Documents still older than the model when the run ended (counted then): 0 unless some
-  /// were left for the next run or another program kept writing old documents.
+  /// were left for the next run or another program kept writing old documents (in a dry
+  /// run: all of them).
   std::int64_t remaining = 0;
   /// Whether this run continued an interrupted one.
   bool resumed = false;
@@ -194,16 +195,14 @@ class Migration {
     report.progress.to_do = collection_.count(Filter<T>::raw(old));
 
     pass(checkpoint, key_filter, start, report);
-    if (!dry_run_) {
+    report.remaining = collection_.count(Filter<T>::raw(old));
+    // The part before a checkpoint (only a hint), or old documents written behind the run.
+    if (!dry_run_ && (report.resumed || report.remaining > report.left_for_next_run)) {
+      report.left_for_next_run = 0;  // the second pass visits them again and counts what it leaves
+      pass(std::nullopt, key_filter, start, report);
       report.remaining = collection_.count(Filter<T>::raw(old));
-      // The part before a checkpoint (only a hint), or old documents written behind the run.
-      if (report.resumed || report.remaining > report.left_for_next_run) {
-        report.left_for_next_run = 0;  // the second pass visits them again and counts what it leaves
-        pass(std::nullopt, key_filter, start, report);
-        report.remaining = collection_.count(Filter<T>::raw(old));
-      }
-      checkpoints_.delete_one(Filter<detail::MigrationCheckpoint>::raw(key_filter));
     }
+    if (!dry_run_) checkpoints_.delete_one(Filter<detail::MigrationCheckpoint>::raw(key_filter));
     report.newer = collection_.count(Filter<T>::raw(detail::newer_version_filter(Schema::current)));
     report.progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;
