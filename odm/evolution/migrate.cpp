@@ -69,21 +69,22 @@ std::size_t bracket_of(bson_type_t type) {
 // The bytes one field of `document` at `it` takes (type, key and value).
 std::size_t element_bytes(const bson_iter_t& it) { return it.next_off - it.off; }
 
-// `{<combinator>: [{schema_version: {$type: "int", <int_op>: current}},
-//                  {schema_version: {$type: "long", $gt: current}}]}`.
-Document version_clauses(const char* combinator, const char* int_op, std::int32_t current) {
+// `{<combinator>: [{schema_version: {$type: "int", <op>: current}},
+//                  {schema_version: {$type: "long", <op>: current}}]}`.
+Document version_clauses(const char* combinator, const char* op, std::int32_t current) {
   Document filter;
   ChildWriter clauses(filter.get_mutable(), combinator, ChildWriter::Kind::array);
-  append_version_clause(clauses.get(), "0", "int", int_op, current);
-  append_version_clause(clauses.get(), "1", "long", "$gt", current);
+  append_version_clause(clauses.get(), "0", "int", op, current);
+  append_version_clause(clauses.get(), "1", "long", op, current);
   clauses.close();
   return filter;
 }
 
 }  // namespace
 
-// Not old: an int32 at current or newer, an int64 newer. Everything else is selected,
-// including what the model cannot read (2.0, "2", -1), so that the run reports it.
+// Not old: an int32 or int64 version, current or newer (what the model reads as such).
+// Everything else is selected, including what it cannot read (2.0, "2", -1), so that the
+// run reports it.
 Document old_version_filter(std::int32_t current) { return version_clauses("$nor", "$gte", current); }
 
 Document newer_version_filter(std::int32_t current) { return version_clauses("$or", "$gt", current); }

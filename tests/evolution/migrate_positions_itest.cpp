@@ -203,19 +203,23 @@ TEST_F(MigratePositions, ACheckpointPastEveryIdLeavesNothingBehind) {
   }
 }
 
-// Versions the model reads as current but odm does not write: an int64 2 is rewritten as
-// the int32 (so exact selection finds nothing next time); newer int32/int64 versions are
-// left alone and counted; a double or negative version stops the run naming its _id.
+// Versions in the other numeric types: an int64 2 is current (the model reads it so) and
+// not touched; newer int32/int64 versions are left alone and counted; an int64 1 is
+// migrated; a double, negative, string or null version stops the run naming its _id.
 TEST_F(MigratePositions, VersionsInOtherNumericTypes) {
   db().run_command(json(R"({"insert": "mixed", "documents": [
       {"_id": 1, "schema_version": {"$numberLong": "2"}, "seen": true},
-      {"_id": 2, "schema_version": 3}, {"_id": 3, "schema_version": {"$numberLong": "4"}}]})"));
+      {"_id": 2, "schema_version": 3}, {"_id": 3, "schema_version": {"$numberLong": "4"}},
+      {"_id": 4, "schema_version": {"$numberLong": "1"}}]})"));
+  log_.clear();
   const odm::MigrationReport report = odm::Migration<Mixed>(db()).run();
   EXPECT_EQ(report.migrated, 1);
   EXPECT_EQ(report.newer, 2);
   EXPECT_EQ(report.remaining, 0);
-  EXPECT_EQ(current_documents(), 1);
-  EXPECT_EQ(odm::Migration<Mixed>(db()).run().migrated, 0) << "the int32 is current";
+  EXPECT_EQ(current_documents(), 1) << "document 4, now the int32 2";
+  EXPECT_EQ(count(R"({"_id": 1, "seen": true})"), 1);
+  EXPECT_EQ(log_.started("update"), 2) << "document 4 and the checkpoint";
+  EXPECT_EQ(odm::Migration<Mixed>(db()).run().migrated, 0);
 
   for (const char* version : {R"({"$numberDouble": "1.0"})", "-1", R"("1")", "null"}) {
     SCOPED_TRACE(version);

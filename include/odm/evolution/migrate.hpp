@@ -8,12 +8,12 @@
 //       .on_progress([](const odm::MigrationProgress& p) { std::cout << p.done << "/" << p.to_do << "\n"; })
 //       .run();
 //
-// - Which documents: those whose `schema_version` is not exactly the int32 the model
-//   writes (older ones, those without the field, and those with a version the model cannot
-//   read: a double `2.0`, a string, a negative number), in `_id` order, `batch_size` at a
-//   time. `$ne: N` would not do: it compares numerically, so `2.0` and `NumberLong(2)` would
-//   pass for current. A document of a newer int32/int64 version is not selected (counted in
-//   `newer`, left alone); an int64 equal to the current version is rewritten as the int32.
+// - Which documents: those whose `schema_version` is not an int32/int64 at the model's
+//   version or newer (older ones, those without the field, and those with a version the
+//   model cannot read: a double `2.0`, a string, a negative number), in `_id` order,
+//   `batch_size` at a time. `$ne: N` would not do: it compares numbers across types, so
+//   `2.0`, which the model refuses to read, would pass for current. A document of a newer
+//   version is not selected (counted in `newer`, left alone).
 // - Order and position: the run walks `_id` in MongoDB's sort order, which orders ids of
 //   different BSON types by type bracket (numbers < strings < documents < ObjectIds < ...).
 //   `$gt` compares only within the bracket of its operand (type bracketing), so the next
@@ -120,7 +120,7 @@ inline constexpr std::size_t max_document_bytes = 16 * 1024 * 1024;
 /// for the fields of `document` that can be named in a filter, smallest first, as many as
 /// keep the guard within `budget` bytes (the _id and the version always).
 Document guard_of(const bson_t* document, std::size_t budget);
-/// Documents not at exactly `current` as an int32 and not at a newer int32/int64 version.
+/// Documents not at an int32/int64 version `current` or newer.
 Document old_version_filter(std::int32_t current);
 /// Documents at a newer int32/int64 version than `current`.
 Document newer_version_filter(std::int32_t current);
@@ -253,17 +253,11 @@ class Migration {
     for (std::int32_t attempt = 0;; ++attempt) {
       if (newer_than_model(stored.get())) return;  // a newer program saved it first: counted in `newer` at the end
       const std::int64_t version = schema.version_of(stored.get());  // throws for a hostile version
-      if (version == Schema::current && stored_as_int32(stored.get())) {
+      if (version == Schema::current) {
         ++report.already_current;
         return;
       }
-      Document upgraded;
-      if (version == Schema::current) {  // an int64 version: the same document, its version as odm writes it
-        upgraded = detail::without_version(stored.get());
-        schema.append_version(upgraded.get_mutable());
-      } else {
-        upgraded = schema.upgraded(stored.get());
-      }
+      Document upgraded = schema.upgraded(stored.get());
       (void)from_bson<T>(upgraded);  // what is written must read as the model: else DecodeError, nothing written
       if (dry_run_) {
         ++report.migrated;
@@ -294,13 +288,6 @@ class Migration {
       ++report.retries;
       stored = std::move(*now);
     }
-  }
-
-  static bool stored_as_int32(const bson_t* document) {
-    bson_iter_t it;
-    return bson_iter_init_find_w_len(&it, document, schema_version_field.data(),
-                                     static_cast<int>(schema_version_field.size())) &&
-           bson_iter_type(&it) == BSON_TYPE_INT32;
   }
 
   static bool newer_than_model(const bson_t* document) {
