@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <map>
 #include <random>
 #include <set>
@@ -300,6 +301,30 @@ TEST_F(MigratePositions, AHostileVersionIsASchemaVersionErrorWhateverReadsIt) {
   expect_version_error("find", [&] { (void)blobs.find({}).to_vector(); });
   expect_version_error("find_one", [&] { (void)blobs.find_one({}); });
   expect_version_error("get_by_id", [&] { (void)blobs.get_by_id(5); });
+}
+
+}  // namespace
+
+namespace {
+
+// find_one_and_update applies its write, then cannot read the document: the error says the
+// write was applied (DecodeAfterWriteError) and nests the SchemaVersionError with its data.
+TEST_F(MigratePositions, AHostileVersionAfterAWriteIsNestedInTheDecodeAfterWriteError) {
+  db().run_command(json(R"({"insert": "blobs", "documents": [{"_id": 5, "schema_version": 9}]})"));
+  try {
+    (void)db().collection<Blob>().find_one_and_update(odm::Filter<Blob>::raw(json(R"({"_id": 5})")),
+                                                      odm::Update<Blob>::raw(json(R"({"$set": {"note": "n"}})")));
+    ADD_FAILURE() << "read a document of a newer version";
+  } catch (const odm::DecodeAfterWriteError& error) {
+    try {
+      std::rethrow_if_nested(error);
+      ADD_FAILURE() << "nothing nested in: " << error.what();
+    } catch (const odm::SchemaVersionError& inner) {
+      EXPECT_EQ(inner.stored_version(), 9);
+      EXPECT_EQ(inner.document_id(), R"({ "_id" : 5 })");
+    }
+  }
+  EXPECT_EQ(db().collection<Blob>().count(odm::Filter<Blob>::raw(json(R"({"note": "n"})"))), 1) << "the write was applied";
 }
 
 }  // namespace

@@ -120,7 +120,8 @@ struct BulkOutcome {
 };
 
 /// Throws DecodeAfterWriteError: `error` arose decoding `returned`, what `operation`
-/// ("findAndModify in db.coll") returned after its write was applied.
+/// ("findAndModify in db.coll") returned after its write was applied. Call it in the
+/// handler of `error`: the exception thrown nests it (std::rethrow_if_nested).
 [[noreturn]] void throw_decode_after_write(const DecodeError& error, std::string operation, Document returned);
 
 enum class UpdateKind { one, many, replace };
