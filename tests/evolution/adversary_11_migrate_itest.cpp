@@ -154,8 +154,8 @@ TEST_F(Adversary11Migrate, AVersionTheModelCannotReadIsNotLeftBehindAsCurrent) {
   try {
     const odm::MigrationReport report = odm::Migration<Tally>(db()).run();
     FAIL() << "a document with schema_version 2.0 (a double), which the model refuses to read, is "
-                    "never selected by the migration (`$ne: 2` matches numerically): the run ended with migrated="
-                 << report.migrated << " and the collection still holds a document odm cannot read";
+              "never selected by the migration (`$ne: 2` matches numerically): the run ended with migrated="
+           << report.migrated << " and the collection still holds a document odm cannot read";
   } catch (const odm::SchemaVersionError& error) {
     EXPECT_NE(std::string(error.what()).find("1"), std::string::npos) << error.what();
   }
@@ -173,9 +173,9 @@ TEST_F(Adversary11Migrate, AHostileVersionReadThroughACursorIsASchemaVersionErro
     SUCCEED() << error.what();
   } catch (const odm::DecodeError& error) {
     FAIL() << "find() throws a plain odm::DecodeError, not the odm::SchemaVersionError the README "
-                    "promises (odm/driver/collection.cpp located_decode_error copies reason and path into a new "
-                    "DecodeError, slicing the subtype): "
-                 << error.what();
+              "promises (odm/driver/collection.cpp located_decode_error copies reason and path into a new "
+              "DecodeError, slicing the subtype): "
+           << error.what();
   }
 }
 
@@ -201,8 +201,8 @@ TEST_F(Adversary11Migrate, ALargeDocumentWhoseStepRewritesItIsMigrated) {
     EXPECT_EQ(report.migrated, 1);
   } catch (const odm::Error& error) {
     FAIL() << "migrating one 9 MB document whose step renames its 9 MB field fails: the guarded "
-                    "update repeats the whole document as its filter next to the $set: "
-                 << std::string(error.what()).substr(0, 300);
+              "update repeats the whole document as its filter next to the $set: "
+           << std::string(error.what()).substr(0, 300);
   }
 }
 

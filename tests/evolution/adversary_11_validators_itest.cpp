@@ -273,8 +273,8 @@ TEST_F(Adversary11Validators, TheReportAfterAManualCollModIsRight) {
   const odm::ValidatorSyncReport same = odm::sync_validators<Closed>(db(), {.dry_run = true});
   EXPECT_EQ(same.collections[0].step, odm::ValidatorSyncEntry::Step::unchanged)
       << "a validator equal to the model's but with `required` in another order is reported as "
-                    "different and would be rewritten by every sync: "
-                 << same.to_string();
+         "different and would be rewritten by every sync: "
+      << same.to_string();
 }
 
 }  // namespace
