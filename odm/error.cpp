@@ -47,6 +47,11 @@ void PathError::prepend_path_of(const PathError& inner) {
   message_ = shown_path() + ": " + reason_;
 }
 
+void PathError::append_to_reason(std::string_view context) {
+  reason_ += context;
+  message_ = steps_.empty() ? reason_ : shown_path() + ": " + reason_;
+}
+
 std::string PathError::shown_path() const {
   std::string out;
   const std::size_t count = steps_.size();

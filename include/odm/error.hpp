@@ -58,6 +58,9 @@ class PathError : public Error {
   /// Puts the whole path of `inner` in front of this error's (for code that catches an
   /// error and throws another one about the same place).
   void prepend_path_of(const PathError& inner);
+  /// Adds `context` at the end of the reason, so code that catches an error can say where
+  /// it happened and rethrow it (`throw;`) with its type and data.
+  void append_to_reason(std::string_view context);
 
  private:
   static constexpr std::size_t shown_steps = 8;  // at each end of a long path

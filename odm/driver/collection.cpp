@@ -127,19 +127,28 @@ CursorCore::CursorCore(CursorCore&&) noexcept = default;
 CursorCore& CursorCore::operator=(CursorCore&&) noexcept = default;
 CursorCore::~CursorCore() = default;
 
-DecodeError located_decode_error(const DecodeError& error, const bson_t* document, std::string_view source) {
+void locate_decode_error(DecodeError& error, const bson_t* document, std::string_view source) {
   std::string context = " (document ";
   const Document id = id_field(document);
   context += id.empty() ? std::string("without _id") : id.to_json();
   if (!source.empty()) context += " from " + std::string(source);
   context += ")";
-  DecodeError located(error.reason() + context);
+  error.append_to_reason(context);
+}
+
+DecodeError located_decode_error(const DecodeError& error, const bson_t* document, std::string_view source) {
+  DecodeError located(error.reason());
   located.prepend_path_of(error);
+  locate_decode_error(located, document, source);
   return located;
 }
 
 DecodeError CursorCore::decode_error(const DecodeError& error, const bson_t* document) const {
   return located_decode_error(error, document, state_ ? std::string_view(state_->source()) : std::string_view());
+}
+
+void CursorCore::locate(DecodeError& error, const bson_t* document) const {
+  locate_decode_error(error, document, state_ ? std::string_view(state_->source()) : std::string_view());
 }
 
 const bson_t* CursorCore::next() {

@@ -4,6 +4,7 @@
 
 #include <odm/driver/errors.hpp>
 
+#include <exception>
 #include <string>
 
 namespace odm {
@@ -121,7 +122,9 @@ void throw_decode_after_write(const DecodeError& error, std::string operation, D
       error.reason() + " (in what " + operation + " returned after the write was applied: do not run the write again)";
   DecodeAfterWriteError located(std::move(reason), std::move(operation), std::move(returned));
   if (!error.path().empty()) located.prepend(error.path());
-  throw located;
+  // Called in the handler of `error`: nested in what is thrown, so std::rethrow_if_nested
+  // gives the caller the original with its type and data (a SchemaVersionError's versions).
+  std::throw_with_nested(std::move(located));
 }
 
 }  // namespace detail

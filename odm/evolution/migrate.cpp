@@ -1,17 +1,141 @@
-// Batch migrations (odm/evolution/migrate.hpp): the guard of one document's update.
+// Batch migrations (odm/evolution/migrate.hpp): which documents a run selects, where it
+// resumes, and the guard of one document's update.
 
 #include <odm/evolution/migrate.hpp>
 
 #include <odm/bson/writer.hpp>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace odm::detail {
 
-Document guard_of(const bson_t* document) {
+namespace {
+
+// `{$type: alias, <op>: current}` under schema_version, as one element of `out`'s array.
+void append_version_clause(bson_t* array, const char* index, const char* type, const char* op, std::int32_t current) {
+  ChildWriter clause(array, index);
+  {
+    ChildWriter version(clause.get(), schema_version_field);
+    check_append(bson_append_utf8(version.get(), "$type", 5, type, -1));
+    check_append(bson_append_int32(version.get(), op, -1, current));
+    version.close();
+  }
+  clause.close();
+}
+
+// MongoDB's sort order of BSON types, bracket by bracket (the manual's "Comparison/Sort
+// Order"; numbers compare with each other, as do strings and symbols). `$gt` compares only
+// within its operand's bracket; the brackets after it are selected by `$type`. A type that
+// cannot be an `_id` (undefined, an array, a regex) or is deprecated (symbol, DBPointer,
+// JavaScript code) has no alias here: some engines refuse those names in `$type`, and no
+// id of those types is ever selected after a position of another bracket.
+struct Bracket {
+  std::array<bson_type_t, 4> types;
+  std::array<const char*, 4> aliases;
+};
+constexpr bson_type_t none = BSON_TYPE_EOD;
+constexpr std::array<Bracket, 16> brackets{{
+    {{BSON_TYPE_MINKEY, none, none, none}, {"minKey", nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_UNDEFINED, none, none, none}, {nullptr, nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_NULL, none, none, none}, {"null", nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_INT32, BSON_TYPE_INT64, BSON_TYPE_DOUBLE, BSON_TYPE_DECIMAL128}, {"int", "long", "double", "decimal"}},
+    {{BSON_TYPE_UTF8, BSON_TYPE_SYMBOL, none, none}, {"string", nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_DOCUMENT, none, none, none}, {"object", nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_ARRAY, none, none, none}, {nullptr, nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_BINARY, none, none, none}, {"binData", nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_OID, none, none, none}, {"objectId", nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_BOOL, none, none, none}, {"bool", nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_DATE_TIME, none, none, none}, {"date", nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_TIMESTAMP, none, none, none}, {"timestamp", nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_REGEX, none, none, none}, {nullptr, nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_DBPOINTER, none, none, none}, {nullptr, nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_CODE, BSON_TYPE_CODEWSCOPE, none, none}, {nullptr, nullptr, nullptr, nullptr}},
+    {{BSON_TYPE_MAXKEY, none, none, none}, {"maxKey", nullptr, nullptr, nullptr}},
+}};
+
+std::size_t bracket_of(bson_type_t type) {
+  for (std::size_t i = 0; i < brackets.size(); ++i)
+    if (std::find(brackets[i].types.begin(), brackets[i].types.end(), type) != brackets[i].types.end()) return i;
+  return brackets.size() - 1;  // unknown to this table: nothing sorts after it but MaxKey
+}
+
+// The bytes one field of `document` at `it` takes (type, key and value).
+std::size_t element_bytes(const bson_iter_t& it) { return it.next_off - it.off; }
+
+// `{<combinator>: [{schema_version: {$type: "int", <op>: current}},
+//                  {schema_version: {$type: "long", <op>: current}}]}`.
+Document version_clauses(const char* combinator, const char* op, std::int32_t current) {
+  Document filter;
+  ChildWriter clauses(filter.get_mutable(), combinator, ChildWriter::Kind::array);
+  append_version_clause(clauses.get(), "0", "int", op, current);
+  append_version_clause(clauses.get(), "1", "long", op, current);
+  clauses.close();
+  return filter;
+}
+
+}  // namespace
+
+// Not old: an int32 or int64 version, current or newer (what the model reads as such).
+// Everything else is selected, including what it cannot read (2.0, "2", -1), so that the
+// run reports it.
+Document old_version_filter(std::int32_t current) { return version_clauses("$nor", "$gte", current); }
+
+Document newer_version_filter(std::int32_t current) { return version_clauses("$or", "$gt", current); }
+
+void append_after(bson_t* filter, const bson_t* last) {
+  bson_iter_t id;
+  if (!bson_iter_init_find(&id, last, "_id")) throw UsageError("odm::Migration: a position without _id");
+  const bson_type_t type = bson_iter_type(&id);
+  const std::size_t bracket = bracket_of(type);
+  ChildWriter any(filter, "$or", ChildWriter::Kind::array);
+  {
+    ChildWriter within(any.get(), "0");
+    ChildWriter compare(within.get(), "_id");
+    if (type == BSON_TYPE_DOUBLE && std::isnan(bson_iter_double(&id))) {
+      // NaN sorts before every other number, and `$gt: NaN` matches nothing.
+      check_append(bson_append_double(compare.get(), "$gte", 4, -HUGE_VAL));
+    } else {
+      check_append(bson_append_iter(compare.get(), "$gt", 3, &id));
+    }
+    compare.close();
+    within.close();
+  }
+  const bool any_later = std::any_of(brackets.begin() + static_cast<std::ptrdiff_t>(bracket) + 1, brackets.end(),
+                                     [](const Bracket& b) { return b.aliases[0] != nullptr; });
+  if (any_later) {
+    ChildWriter later(any.get(), "1");
+    ChildWriter of_type(later.get(), "_id");
+    ChildWriter aliases(of_type.get(), "$type", ChildWriter::Kind::array);
+    int index = 0;
+    for (std::size_t b = bracket + 1; b < brackets.size(); ++b)
+      for (const char* alias : brackets[b].aliases)
+        if (alias != nullptr) {
+          const std::string key = std::to_string(index++);
+          check_append(bson_append_utf8(aliases.get(), key.c_str(), static_cast<int>(key.size()), alias, -1));
+        }
+    aliases.close();
+    of_type.close();
+    later.close();
+  }
+  any.close();
+}
+
+Document guard_of(const bson_t* document, std::size_t budget) {
   Document filter;
   bson_t* out = filter.get_mutable();
   bool has_version = false;
+  struct Candidate {
+    std::uint32_t offset;  // of the field in `document`
+    std::size_t bytes;
+  };
+  std::vector<Candidate> fields;
   bson_iter_t it;
   bson_iter_init(&it, document);
   while (bson_iter_next(&it)) {
@@ -20,18 +144,44 @@ Document guard_of(const bson_t* document) {
       check_append(bson_append_iter(out, "_id", 3, &it));
       continue;
     }
-    if (key == schema_version_field) has_version = true;
+    if (key == schema_version_field) {
+      has_version = true;
+      ChildWriter equal(out, key);
+      check_append(bson_append_iter(equal.get(), "$eq", 3, &it));
+      equal.close();
+      continue;
+    }
     // A name a filter cannot hold (another program's "a.b" or "$x") is not guarded; the
     // update cannot name it either (changes_between refuses to change it).
     if (key.empty() || key.front() == '$' || key.find('.') != std::string_view::npos) continue;
-    ChildWriter equal(out, key);
-    check_append(bson_append_iter(equal.get(), "$eq", 3, &it));
-    equal.close();
+    fields.push_back({it.off, element_bytes(it)});
   }
   if (!has_version) {
     ChildWriter missing(out, schema_version_field);
     check_append(bson_append_bool(missing.get(), "$exists", 7, false));
     missing.close();
+  }
+  // Smallest first, as many as fit: `key: {$eq: value}` costs the field plus 10 bytes.
+  std::vector<std::size_t> by_size(fields.size());
+  for (std::size_t i = 0; i < by_size.size(); ++i) by_size[i] = i;
+  std::stable_sort(by_size.begin(), by_size.end(),
+                   [&](std::size_t a, std::size_t b) { return fields[a].bytes < fields[b].bytes; });
+  std::vector<char> chosen(fields.size(), 0);
+  std::size_t used = filter.size();
+  for (const std::size_t i : by_size) {
+    if (used + fields[i].bytes + 10 > budget) break;
+    used += fields[i].bytes + 10;
+    chosen[i] = 1;
+  }
+  // Appended in the document's order (the filter reads as the document does).
+  std::size_t next = 0;
+  bson_iter_init(&it, document);
+  while (bson_iter_next(&it) && next < fields.size()) {
+    if (it.off != fields[next].offset) continue;
+    if (chosen[next++] == 0) continue;
+    ChildWriter equal(out, std::string_view(bson_iter_key(&it), bson_iter_key_len(&it)));
+    check_append(bson_append_iter(equal.get(), "$eq", 3, &it));
+    equal.close();
   }
   return filter;
 }

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace odm {
 
@@ -150,6 +153,30 @@ std::string value_json(const bson_iter_t& it) {
 
 bool is_container(const bson_iter_t& it) { return BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it); }
 
+/// One value as canonical Extended JSON: its BSON type is part of it (1 and 1.0 differ).
+std::string canonical_json(const bson_iter_t& it) {
+  Document holder;
+  detail::check_append(bson_append_iter(holder.get_mutable(), "v", 1, &it));
+  return holder.to_canonical_json();
+}
+
+/// The keywords whose array is a set: MongoDB's $jsonSchema gives their order no meaning
+/// (a document must have each `required` name, be one of the `bsonType`/`type` types, equal
+/// one of the `enum` values).
+bool is_set_keyword(std::string_view key) {
+  return key == "required" || key == "bsonType" || key == "type" || key == "enum";
+}
+
+/// The elements of an array as canonical JSON, sorted: two sets are equal when these are.
+std::vector<std::string> sorted_elements(const bson_iter_t& array) {
+  std::vector<std::string> out;
+  bson_iter_t element;
+  if (BSON_ITER_HOLDS_ARRAY(&array) && bson_iter_recurse(&array, &element))
+    while (bson_iter_next(&element)) out.push_back(canonical_json(element));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 void differences_at(const std::string& prefix, bson_iter_t planned, bson_iter_t existing,
                     std::vector<std::string>& out, int depth) {
   const auto path_of = [&](const char* key) { return prefix.empty() ? std::string(key) : prefix + "." + key; };
@@ -161,6 +188,11 @@ void differences_at(const std::string& prefix, bson_iter_t planned, bson_iter_t 
       out.push_back(path + ": only in the model (" + value_json(p) + ")");
       continue;
     }
+    if (is_set_keyword(bson_iter_key(&p)) && BSON_ITER_HOLDS_ARRAY(&p) && BSON_ITER_HOLDS_ARRAY(&e)) {
+      if (sorted_elements(p) != sorted_elements(e))
+        out.push_back(path + ": server " + value_json(e) + ", model " + value_json(p));
+      continue;
+    }
     if (is_container(p) && bson_iter_type(&p) == bson_iter_type(&e) && depth < 100) {
       bson_iter_t p_child, e_child;
       if (bson_iter_recurse(&p, &p_child) && bson_iter_recurse(&e, &e_child)) {
@@ -168,8 +200,8 @@ void differences_at(const std::string& prefix, bson_iter_t planned, bson_iter_t 
         continue;
       }
     }
-    const std::string model = value_json(p), server = value_json(e);
-    if (model != server) out.push_back(path + ": server " + server + ", model " + model);
+    if (canonical_json(p) != canonical_json(e))
+      out.push_back(path + ": server " + value_json(e) + ", model " + value_json(p));
   }
   bson_iter_t e = existing;
   while (bson_iter_next(&e)) {

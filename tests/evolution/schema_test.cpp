@@ -324,3 +324,29 @@ TEST(JsonSchema, RandomDocumentsOfEverySeedModelPassAndSingleFieldWrongTypesFail
 }
 
 }  // namespace schema_test
+
+// MongoDB gives no meaning to the order of a $jsonSchema's `required`, `bsonType`, `type`
+// and `enum` arrays, nor of its documents' keys; the BSON type of a number is part of it.
+TEST(SchemaDifferences, ComparesSchemasAsMongoDBDoes) {
+  const auto differences = [](const char* planned, const char* existing) {
+    return odm::schema_differences(odm::Document::from_json(planned).get(), odm::Document::from_json(existing).get());
+  };
+  EXPECT_TRUE(differences(R"({"$jsonSchema": {"required": ["a", "b", "c"], "properties": {"a": {"bsonType": "int"},
+                                "b": {"bsonType": ["string", "null"]}, "c": {"enum": ["x", "y", null]}}}})",
+                          R"({"$jsonSchema": {"properties": {"c": {"enum": [null, "y", "x"]}, "a": {"bsonType": "int"},
+                                "b": {"bsonType": ["null", "string"]}}, "required": ["c", "a", "b"]}})")
+                  .empty());
+  const std::vector<std::string> missing = differences(R"({"required": ["a", "b"]})", R"({"required": ["b", "c"]})");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].rfind("required: ", 0), 0u) << missing[0];
+  EXPECT_EQ(differences(R"({"required": ["a", "a"]})", R"({"required": ["a"]})").size(), 1u);
+  // 1 (int32) and 1.0 (double), or 1 and NumberLong(1), are different schemas to keep.
+  EXPECT_EQ(differences(R"({"maxLength": 1})", R"({"maxLength": 1.0})").size(), 1u);
+  EXPECT_EQ(differences(R"({"maxLength": 1})", R"({"maxLength": {"$numberLong": "1"}})").size(), 1u);
+  EXPECT_TRUE(differences(R"({"maxLength": 1})", R"({"maxLength": 1})").empty());
+  // Arrays whose order means something (items of a tuple, anyOf's sub-schemas) stay ordered.
+  EXPECT_EQ(differences(R"({"items": [{"bsonType": "int"}, {"bsonType": "string"}]})",
+                        R"({"items": [{"bsonType": "string"}, {"bsonType": "int"}]})")
+                .size(),
+            2u);
+}

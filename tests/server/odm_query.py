@@ -146,7 +146,7 @@ REFUSED_OPS = {
     '$centerSphere': 'geospatial queries', '$polygon': 'geospatial queries',
     '$geometry': 'geospatial queries', '$maxDistance': 'geospatial queries',
     '$minDistance': 'geospatial queries', '$where': '$where',
-    '$type': 'the $type query operator', '$mod': 'the $mod query operator',
+    '$mod': 'the $mod query operator',
 }
 
 _expr_evaluator = [None]
@@ -326,6 +326,42 @@ def _compare_match(cands, op, x):
     return False
 
 
+# $type's aliases and codes (https://www.mongodb.com/docs/manual/reference/operator/query/type/)
+# for the types this server stores; 'number' is any numeric type.
+_TYPE_CODES = {1: 'double', 2: 'string', 3: 'object', 4: 'array', 5: 'binData', 7: 'objectId', 8: 'bool',
+               9: 'date', 10: 'null', 16: 'int', 18: 'long', 19: 'decimal'}
+_TYPE_ALIASES = set(_TYPE_CODES.values()) | {'number', 'undefined', 'regex', 'dbPointer', 'javascript', 'symbol',
+                                              'javascriptWithScope', 'timestamp', 'minKey', 'maxKey'}
+
+
+def _type_names(arg):
+    names = set()
+    for a in (arg if isinstance(arg, list) else [arg]):
+        if isinstance(a, str) and a in _TYPE_ALIASES:
+            names.add(a)
+        elif is_number(a) and not isinstance(a, bool) and int(a) == a and int(a) in _TYPE_CODES:
+            names.add(_TYPE_CODES[int(a)])
+        elif is_number(a) and not isinstance(a, bool) and int(a) == a and int(a) in (-1, 6, 11, 12, 13, 14, 15,
+                                                                                       17, 127):
+            names.add('unstored')  # a type this server never stores: matches nothing
+        else:
+            raise bad_value('$type: unknown type %r' % (a,))
+    if not names:
+        raise bad_value('$type must match at least one type')
+    return names
+
+
+def _type_match(cands, arg):
+    names = _type_names(arg)
+    for v in _expanded(cands):
+        if v is MISSING:
+            continue
+        t = type_name(v)
+        if t in names or ('number' in names and t in ('int', 'long', 'double', 'decimal')):
+            return True
+    return False
+
+
 def _elem_match_value_mode(q):
     return is_operator_doc(q) and all(
         k.startswith('$') and k not in LOGICAL and k != '$expr' for k in q)
@@ -427,6 +463,8 @@ def _eval_operator(doc, path, cands, op, arg, cond):
         return not match_field(doc, path, arg)
     if op == '$comment':
         return True
+    if op == '$type':
+        return _type_match(cands, arg)
     if op in REFUSED_OPS:
         raise NotSupported(REFUSED_OPS[op])
     raise bad_value('unknown operator: %s' % op)

@@ -56,6 +56,9 @@ Document id_field(const bson_t* document);
 /// `error` (from decoding `document`) with the document's _id and where it came from
 /// (`source`, e.g. "find on db.coll"; none when empty) added to its reason; same path.
 DecodeError located_decode_error(const DecodeError& error, const bson_t* document, std::string_view source);
+/// The same context added to `error` itself, which the caller then rethrows (`throw;`): the
+/// exception keeps its type (an odm::SchemaVersionError stays one, with its data).
+void locate_decode_error(DecodeError& error, const bson_t* document, std::string_view source);
 
 /// A server-side cursor. Move-only; closes the cursor (killCursors) and returns its
 /// pooled client when destroyed.
@@ -73,6 +76,8 @@ class CursorCore {
   /// `error` (from decoding `document`) with the document's _id and the cursor's source
   /// added to its reason; the path stays the same.
   DecodeError decode_error(const DecodeError& error, const bson_t* document) const;
+  /// The same, added to `error` itself (see locate_decode_error).
+  void locate(DecodeError& error, const bson_t* document) const;
 
  private:
   std::unique_ptr<CursorState> state_;
@@ -115,7 +120,8 @@ struct BulkOutcome {
 };
 
 /// Throws DecodeAfterWriteError: `error` arose decoding `returned`, what `operation`
-/// ("findAndModify in db.coll") returned after its write was applied.
+/// ("findAndModify in db.coll") returned after its write was applied. Call it in the
+/// handler of `error`: the exception thrown nests it (std::rethrow_if_nested).
 [[noreturn]] void throw_decode_after_write(const DecodeError& error, std::string operation, Document returned);
 
 enum class UpdateKind { one, many, replace };

@@ -182,8 +182,11 @@ class Cursor {
       try {
         current_ = detail::decode_result<T>(document);
         return;
-      } catch (const DecodeError& error) {
-        if (bad_documents_ == BadDocuments::raise) throw core_.decode_error(error, document);
+      } catch (DecodeError& error) {
+        if (bad_documents_ == BadDocuments::raise) {
+          core_.locate(error, document);
+          throw;  // the same exception: its type and data (a SchemaVersionError's) are kept
+        }
         skipped_.push_back(SkippedDocument{detail::id_field(document), core_.decode_error(error, document)});
       }
     }

@@ -202,6 +202,8 @@ class DuplicateKeyError : public WriteError {
 /// _delete) or an id (an upsert, an insert) that does not fit the model. The write is
 /// done: do not run it again (an `$inc` would count twice). returned() keeps what the
 /// server sent, so nothing is lost, not even the document find_one_and_delete removed.
+/// The error decoding raised is nested in it: `std::rethrow_if_nested(error)` throws that
+/// (an odm::SchemaVersionError, with its versions, for a version the model cannot read).
 class DecodeAfterWriteError : public DecodeError {
  public:
   ~DecodeAfterWriteError() override;  // in errors.cpp: the vtable and type_info once, in the library

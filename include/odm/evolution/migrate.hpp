@@ -8,28 +8,51 @@
 //       .on_progress([](const odm::MigrationProgress& p) { std::cout << p.done << "/" << p.to_do << "\n"; })
 //       .run();
 //
-// - Which documents: those whose `schema_version` is not the model's (older ones, and
-//   those without the field), in `_id` order, `batch_size` at a time.
+// - Which documents: those whose `schema_version` is not an int32/int64 at the model's
+//   version or newer (older ones, those without the field, and those with a version the
+//   model cannot read: a double `2.0`, a string, a negative number), in `_id` order,
+//   `batch_size` at a time. `$ne: N` would not do: it compares numbers across types, so
+//   `2.0`, which the model refuses to read, would pass for current. A document of a newer
+//   version is not selected (counted in `newer`, left alone).
+// - Order and position: the run walks `_id` in MongoDB's sort order, which orders ids of
+//   different BSON types by type bracket (numbers < strings < documents < ObjectIds < ...).
+//   `$gt` compares only within the bracket of its operand (type bracketing), so the next
+//   batch selects `{$or: [{_id: {$gt: last}}, {_id: {$type: [every later bracket]}}]}`:
+//   the rest of last's bracket and every later bracket, which is exactly what follows
+//   `last` in the sort. Ids of mixed types (1, "a", ObjectId, {k: 1}) are all visited.
 // - Each document is upgraded by the model's steps, checked to decode as the model, and
 //   written with one update of the fields that changed (`$set`/`$unset`, and the new
-//   version), guarded by the values it was read with: the filter matches the `_id` and every
-//   top-level field as read. A writer that changed the document in between makes the guard
-//   miss; the migration reads it again and retries (`max_retries`), so a concurrent change
-//   is never overwritten; a field added in between is kept (the update does not name it).
-//   A document a writer upgraded in between (a save by the new model) is left alone.
+//   version), guarded by the values it was read with: the filter matches the `_id`, the
+//   stored version and the top-level fields as read, smallest first, as many as fit next to
+//   the update within MongoDB's 16 MiB limit (so any document that itself fits can be
+//   migrated, even one whose step rewrites a 15 MB field). A field too large to fit in the
+//   guard is not compared: a concurrent change by another program to that field alone, in
+//   the moment between the read and the write, is not detected. A model with an
+//   `odm::version` member has it guarded always (it is small), so every odm save is.
+//   A writer that changed the document in between makes the guard miss; the migration
+//   reads it again and retries (`max_retries`), so a concurrent change is never
+//   overwritten; a field added in between is kept (the update does not name it). A
+//   document a writer upgraded in between (a save by the new model) is left alone.
 // - Resumable: after each batch the last `_id` done is saved in the `odm_migrations`
 //   collection (`checkpoints(name)` to change it), keyed by collection and version; a run
-//   that was interrupted (a crash, an exception) starts after it. A run that finishes
-//   deletes its checkpoint, so the next run looks at every document again.
+//   that was interrupted (a crash, an exception) starts after it, and when it reaches the
+//   end makes one more pass from the first `_id`: a checkpoint is only a hint (one that is
+//   stale, tampered or of another id type cannot make a run skip documents), and the
+//   second pass only reads the documents still old. A run that finishes deletes its
+//   checkpoint, so the next run looks at every document again.
+// - A true report: at the end the run counts the documents still old (`remaining`). When
+//   that is more than the ones it left (a writer of an older program wrote behind it) it
+//   makes one more pass from the start; `remaining` is then 0 unless something is still
+//   writing old documents or a document was left for the next run.
 // - Idempotent: a document at the current version is never selected, so running it again
 //   writes nothing; a document written by an older program after the migration passed it
 //   is picked up by the next run.
 // - `dry_run()`: reads and upgrades every document (a step that fails throws, as in a real
 //   run), counts what would be written, and writes nothing, no checkpoint either.
-// - A document whose version cannot be read, whose step fails, or whose upgrade does not
-//   decode as the model stops the run with that odm::Error (odm::SchemaVersionError or
-//   odm::DecodeError naming the document); the checkpoint keeps what was done. A document
-//   of a newer version than the model's is left alone (counted in `newer`).
+// - A document whose version cannot be read (not an int32/int64, older than the oldest
+//   step), whose step fails, or whose upgrade does not decode as the model stops the run
+//   with that odm::Error (odm::SchemaVersionError or odm::DecodeError naming its `_id`);
+//   the checkpoint keeps what was done. Repair it and run again.
 
 #include <odm/bson/convert.hpp>
 #include <odm/bson/document.hpp>
@@ -41,6 +64,7 @@
 #include <odm/model/model.hpp>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -75,6 +99,10 @@ struct MigrationReport {
   std::int64_t retries = 0;
   /// Documents still changing after max_retries attempts, left for the next run.
   std::int64_t left_for_next_run = 0;
+  /// Documents still older than the model when the run ended (counted then): 0 unless some
+  /// were left for the next run or another program kept writing old documents (in a dry
+  /// run: all of them).
+  std::int64_t remaining = 0;
   /// Whether this run continued an interrupted one.
   bool resumed = false;
   bool dry_run = false;
@@ -86,9 +114,19 @@ namespace detail {
 struct MigrationCheckpoint {
   std::string id;
 };
-/// `{_id: <id>, field: {$eq: value}, ...}` for every field of `document` that can be named
-/// in a filter, `schema_version: {$exists: false}` when it has none.
-Document guard_of(const bson_t* document);
+/// MongoDB's limit on a document, which bounds one update statement's filter plus update.
+inline constexpr std::size_t max_document_bytes = 16 * 1024 * 1024;
+/// `{_id: <id>, schema_version: <as stored, or {$exists: false}>, field: {$eq: value}, ...}`
+/// for the fields of `document` that can be named in a filter, smallest first, as many as
+/// keep the guard within `budget` bytes (the _id and the version always).
+Document guard_of(const bson_t* document, std::size_t budget);
+/// Documents not at an int32/int64 version `current` or newer.
+Document old_version_filter(std::int32_t current);
+/// Documents at a newer int32/int64 version than `current`.
+Document newer_version_filter(std::int32_t current);
+/// The documents after `last` (`{_id: value}`) in MongoDB's `_id` sort order, across type
+/// brackets, appended to `filter` as a `$or`.
+void append_after(bson_t* filter, const bson_t* last);
 }  // namespace detail
 
 /// A migration of the documents of model T (see the top of this file).
@@ -141,20 +179,39 @@ class Migration {
     Document key_filter;
     detail::check_append(bson_append_utf8(key_filter.get_mutable(), "_id", 3, key.data(), static_cast<int>(key.size())));
 
-    std::optional<Document> last_id;  // `{_id: value}` of the last document done
+    std::optional<Document> checkpoint;  // `{_id: value}` of the last document an earlier run did
     if (!dry_run_) {
       if (auto saved = checkpoints_.template find_one<Document>(Filter<detail::MigrationCheckpoint>::raw(key_filter))) {
         bson_iter_t it;
         if (bson_iter_init_find(&it, saved->get(), "last_id")) {
           Document id;
           detail::check_append(bson_append_iter(id.get_mutable(), "_id", 3, &it));
-          last_id = std::move(id);
+          checkpoint = std::move(id);
           report.resumed = true;
         }
       }
     }
-    report.progress.to_do = collection_.count(Filter<T>::raw(selection(last_id)));
+    const Document old = detail::old_version_filter(Schema::current);
+    report.progress.to_do = collection_.count(Filter<T>::raw(old));
 
+    pass(checkpoint, key_filter, start, report);
+    report.remaining = collection_.count(Filter<T>::raw(old));
+    // The part before a checkpoint (only a hint), or old documents written behind the run.
+    if (!dry_run_ && (report.resumed || report.remaining > report.left_for_next_run)) {
+      report.left_for_next_run = 0;  // the second pass visits them again and counts what it leaves
+      pass(std::nullopt, key_filter, start, report);
+      report.remaining = collection_.count(Filter<T>::raw(old));
+    }
+    if (!dry_run_) checkpoints_.delete_one(Filter<detail::MigrationCheckpoint>::raw(key_filter));
+    report.newer = collection_.count(Filter<T>::raw(detail::newer_version_filter(Schema::current)));
+    report.progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return report;
+  }
+
+ private:
+  /// One walk over the old documents in `_id` order, from after `last_id` (or the first).
+  void pass(std::optional<Document> last_id, const Document& key_filter, std::chrono::steady_clock::time_point start,
+            MigrationReport& report) {
     while (true) {
       FindOptions<T> options;
       options.sort(Sort<T>::raw(Document::from_json(R"({"_id": 1})"))).limit(batch_size_);
@@ -166,18 +223,14 @@ class Migration {
         ++report.progress.done;
         last_id = id_of(stored);
       }
-      if (in_batch == 0) break;
+      if (in_batch == 0) return;
       report.progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (!dry_run_) save_checkpoint(key_filter, *last_id, report.progress.done);
       if (on_progress_) on_progress_(report.progress);
-      if (in_batch < batch_size_) break;
+      if (in_batch < batch_size_) return;
     }
-    if (!dry_run_) checkpoints_.delete_one(Filter<detail::MigrationCheckpoint>::raw(key_filter));
-    report.progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return report;
   }
 
- private:
   /// `{_id: <the stored document's _id>}`: the filter of one document, and the checkpoint.
   static Document id_of(const Document& stored) {
     bson_iter_t id;
@@ -190,30 +243,15 @@ class Migration {
 
   /// Documents not at the current version, after `last_id`.
   static Document selection(const std::optional<Document>& last_id) {
-    Document filter;
-    bson_t* out = filter.get_mutable();
-    {
-      detail::ChildWriter version(out, schema_version_field);
-      detail::check_append(bson_append_int32(version.get(), "$ne", 3, Schema::current));
-      version.close();
-    }
-    if (last_id) {
-      bson_iter_t id;
-      bson_iter_init_find(&id, last_id->get(), "_id");
-      detail::ChildWriter after(out, "_id");
-      detail::check_append(bson_append_iter(after.get(), "$gt", 3, &id));
-      after.close();
-    }
+    Document filter = detail::old_version_filter(Schema::current);
+    if (last_id) detail::append_after(filter.get_mutable(), last_id->get());
     return filter;
   }
 
   void migrate_one(Document stored, MigrationReport& report) {
     const Schema& schema = detail::metadata_t<T>::schema;
     for (std::int32_t attempt = 0;; ++attempt) {
-      if (newer_than_model(stored.get())) {  // left alone, also by a model that refuses to read it
-        ++report.newer;
-        return;
-      }
+      if (newer_than_model(stored.get())) return;  // a newer program saved it first: counted in `newer` at the end
       const std::int64_t version = schema.version_of(stored.get());  // throws for a hostile version
       if (version == Schema::current) {
         ++report.already_current;
@@ -225,8 +263,15 @@ class Migration {
         ++report.migrated;
         return;
       }
-      const auto result = collection_.update_one(Filter<T>::raw(detail::guard_of(stored.get())),
-                                                 Update<T>::raw(changes_between(stored, upgraded)));
+      Document update = changes_between(stored, upgraded);
+      const std::size_t update_bytes = update.size();
+      if (update_bytes > detail::max_document_bytes)
+        throw EncodeError("odm::Migration: the update of the document " + detail::id_json_of(stored.get()) +
+                          " is " + std::to_string(update_bytes) + " bytes, over MongoDB's limit of " +
+                          std::to_string(detail::max_document_bytes) + ": its upgraded document is too large");
+      const auto result =
+          collection_.update_one(Filter<T>::raw(detail::guard_of(stored.get(), detail::max_document_bytes - update_bytes)),
+                                 Update<T>::raw(std::move(update)));
       if (result.matched == 1) {
         ++report.migrated;
         return;

@@ -126,10 +126,12 @@ Resolved<T> find_joined_on_server(const Database& db, const Filter<T>& filter, c
                       " holding its document: " + row.to_json().substr(0, 200));
     try {
       documents.push_back(from_bson<T>(&document));
-    } catch (const DecodeError& error) {
-      DecodeError located = located_decode_error(error, &document, source);
-      if (options.bad_documents == BadDocuments::raise) throw located;
-      skipped.push_back(SkippedDocument{id_field(&document), std::move(located)});
+    } catch (DecodeError& error) {
+      if (options.bad_documents == BadDocuments::raise) {
+        locate_decode_error(error, &document, source);
+        throw;  // keeps its type (a SchemaVersionError stays one)
+      }
+      skipped.push_back(SkippedDocument{id_field(&document), located_decode_error(error, &document, source)});
       continue;  // a skipped document's targets are not gathered, as in the client form
     }
     collect_lookups(row.get(), results);

@@ -65,10 +65,13 @@ std::vector<Target> pooled_targets(const LookupResults& results, std::size_t ste
   if (gathered.ids.empty()) return found;
   std::vector<char> seen(gathered.ids.size(), 0);
   std::set<std::string> bad_ids;  // targets whose _id itself does not decode, reported once each
-  const auto bad = [&](const DecodeError& error, const bson_t* document) {
-    DecodeError located = located_decode_error(error, document, results.sources[step]);
-    if (!report) throw located;
-    report(SkippedDocument{id_field(document), std::move(located)});
+  // Called in the handler of `error`: rethrows it, with its type, when there is no report.
+  const auto bad = [&](DecodeError& error, const bson_t* document) {
+    if (!report) {
+      locate_decode_error(error, document, results.sources[step]);
+      throw;
+    }
+    report(SkippedDocument{id_field(document), located_decode_error(error, document, results.sources[step])});
   };
   for (const RawView& view : results.pools[step]) {
     bson_t document;
@@ -87,7 +90,7 @@ std::vector<Target> pooled_targets(const LookupResults& results, std::size_t ste
       if (!bad_ids.insert(std::string(reinterpret_cast<const char*>(id_only.data()), id_only.size())).second) continue;
       try {
         (void)from_bson<Target>(&document);
-      } catch (const DecodeError& error) {
+      } catch (DecodeError& error) {
         bad(error, &document);
       }
       continue;
@@ -97,7 +100,7 @@ std::vector<Target> pooled_targets(const LookupResults& results, std::size_t ste
     seen[slot] = 1;
     try {
       found.push_back(from_bson<Target>(&document));
-    } catch (const DecodeError& error) {
+    } catch (DecodeError& error) {
       bad(error, &document);
     }
   }
