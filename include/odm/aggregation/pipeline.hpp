@@ -16,7 +16,8 @@
 //   match(Filter<Out>)  sort(Sort<Out>)  limit(n)  skip(n)                    -> Out
 //   project<R>()                  R's fields, as odm::projection<Out, R>()    -> R
 //   unwind<&R::m>()               Out's array `m`, one document per element;
-//                                 R::m is the element type                    -> R
+//                                 R::m is the element type (odm::JoinedOne<T>
+//                                 for the odm::Joined<T> of a lookup)         -> R
 //   group<R>(key, accumulators...) / group<R>(accumulators...) (_id: null)    -> R
 //   count<&R::n>()                {n: number of documents}                    -> R
 //   set<R>(assignments...)  add_fields<R>(...)  Out's fields plus computed     -> R
@@ -50,6 +51,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace odm {
 namespace detail {
@@ -84,6 +86,21 @@ class StageList {
  private:
   Document stages_;
   std::uint32_t count_ = 0;
+};
+
+/// The type of one element of an array member (void if it is not an array): a joined
+/// document of a $lookup stays a top-level document of its model (odm::JoinedOne).
+template <class Array>
+struct unwound {
+  using type = void;
+};
+template <class E, class A>
+struct unwound<std::vector<E, A>> {
+  using type = E;
+};
+template <class T>
+struct unwound<Joined<T>> {
+  using type = JoinedOne<T>;
 };
 
 /// The index of R's member stored as `name` at the top level, or member_count<R>.
@@ -139,12 +156,18 @@ consteval void check_carried() {
 
 template <class T>
 inline constexpr bool is_accumulator = false;
-template <auto Into, class S>
-inline constexpr bool is_accumulator<agg::Accumulator<Into, S>> = true;
+template <auto Into, class S, bool M>
+inline constexpr bool is_accumulator<agg::Accumulator<Into, S, M>> = true;
 
-/// Checks a $group into R over documents of In, keyed by a Key (void: `_id: null`).
-template <class In, class R, class Key, class... Acc>
+/// Checks a $group into R over documents of In, keyed by a Key (void: `_id: null`), which
+/// holds a Money's currency if Currency.
+template <class In, class R, class Key, bool Currency, class... Acc>
 consteval void check_group() {
+  static_assert(Currency || !(Acc::of_money || ...),
+                "odm: a $sum or $avg of odm::Money would add amounts of different currencies: group by the "
+                "currency too (odm::agg::by(..., odm::agg::key<&Key::currency>(odm::agg::currency(odm::field(...)))) "
+                "or odm::agg::by(odm::agg::currency(...))), or sum odm::agg::amount(...) if every amount has the "
+                "same currency");
   static_assert(reflectable<R>, "odm: a $group's result type is a plain struct (an aggregate)");
   static_assert(((std::is_same_v<typename Acc::scope_type, In> || std::is_void_v<typename Acc::scope_type>) && ...),
                 "odm: an accumulator reads a field of another struct than the documents this $group receives (the "
@@ -176,7 +199,11 @@ consteval void check_group() {
 
 /// Writes `{_id: key, member: {$op: "$f"}, ...}` into the open $group stage document.
 void append_group_key(bson_t* group, const PathNames* single, std::span<const KeyField> parts);
-void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op, const PathNames& source);
+void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op, const PathNames& source,
+                        SumZero zero);
+/// Throws odm::ValueError unless the key (`single`, or one of `parts`) holds the currency
+/// of the Money whose amount is `amount` (`total.value`: `total.currency`).
+void check_currency_in_key(const PathNames& amount, const PathNames* single, std::span<const KeyField> parts);
 void append_assignment(bson_t* set, std::string_view into, const std::string& reference, const Document& literal);
 
 }  // namespace detail
@@ -272,11 +299,13 @@ class Pipeline {
                   "stage receives need an array member of the same name");
     if constexpr (j < detail::member_count<Out>) {
       using Array = boost::pfr::tuple_element_t<j, Out>;
-      static_assert(detail::is_std_vector<Array>::value, "odm: $unwind takes an array member (a std::vector)");
-      if constexpr (detail::is_std_vector<Array>::value)
-        static_assert(detail::projectable<detail::into_type_t<Element>, typename Array::value_type>,
+      using Unwound = typename detail::unwound<Array>::type;
+      static_assert(!std::is_void_v<Unwound>,
+                    "odm: $unwind takes an array member (a std::vector, or the odm::Joined<T> of a $lookup)");
+      if constexpr (!std::is_void_v<Unwound>)
+        static_assert(detail::projectable<detail::into_type_t<Element>, Unwound>,
                       "odm: the member $unwind fills holds one element of the array: declare it with the array's "
-                      "element type");
+                      "element type (odm::JoinedOne<T> for an odm::Joined<T>)");
       static_assert(stored_names<R>[r] == stored_names<Out>[j],
                     "odm: the member $unwind fills is stored under another name than the array it unwinds");
     }
@@ -291,26 +320,31 @@ class Pipeline {
 
   /// `{$group: {_id: key, ...accumulators}}` into R (aggregation/group.hpp): R's `id`
   /// holds the key, and each other member is filled by exactly one accumulator.
-  template <class R, class S, class K, std::size_t N, class... Acc>
+  template <class R, class S, class K, std::size_t N, bool C, class... Acc>
     requires(detail::is_accumulator<Acc> && ...)
-  Pipeline<In, R> group(const agg::GroupKey<S, K, N>& key, const Acc&... accumulators) && {
+  Pipeline<In, R> group(const agg::GroupKey<S, K, N, C>& key, const Acc&... accumulators) && {
     static_assert(std::is_same_v<S, Out>,
                   "odm: this $group's key is a field of another struct than the documents this stage receives (the "
                   "output of the stage before); build it from that struct's members");
-    detail::check_group<Out, R, K, Acc...>();
-    write_group(N == 0 ? &key.single : nullptr, key.parts, accumulators...);
+    detail::check_group<Out, R, K, C, Acc...>();
+    const detail::PathNames* single = N == 0 ? &key.single : nullptr;
+    if constexpr ((Acc::of_money || ...))
+      ([&] {
+        if constexpr (Acc::of_money) detail::check_currency_in_key(accumulators.source, single, key.parts);
+      }(), ...);
+    write_group(single, key.parts, accumulators...);
     return Pipeline<In, R>(std::move(stages_));
   }
-  template <class R, class S, class K, std::size_t N, class... Acc>
+  template <class R, class S, class K, std::size_t N, bool C, class... Acc>
     requires(detail::is_accumulator<Acc> && ...)
-  Pipeline<In, R> group(const agg::GroupKey<S, K, N>& key, const Acc&... accumulators) const& {
+  Pipeline<In, R> group(const agg::GroupKey<S, K, N, C>& key, const Acc&... accumulators) const& {
     return Pipeline(*this).template group<R>(key, accumulators...);
   }
   /// `{$group: {_id: null, ...}}`: one group of every document (none if no document).
   template <class R, class... Acc>
     requires(detail::is_accumulator<Acc> && ...)
   Pipeline<In, R> group(const Acc&... accumulators) && {
-    detail::check_group<Out, R, void, Acc...>();
+    detail::check_group<Out, R, void, false, Acc...>();
     write_group(nullptr, {}, accumulators...);
     return Pipeline<In, R>(std::move(stages_));
   }
@@ -424,7 +458,8 @@ class Pipeline {
       detail::ChildWriter group(stage, op);
       detail::append_group_key(group.get(), single, parts);
       (detail::append_accumulator(group.get(), stored_names<detail::into_model_t<Acc::into>>[detail::member_index(Acc::into)],
-                                  accumulators.op, accumulators.source),
+                                  accumulators.op, accumulators.source,
+                                  detail::sum_zero<detail::into_type_t<Acc::into>>),
        ...);
       group.close();
     });
