@@ -53,8 +53,8 @@ struct Optionals {
   std::optional<std::int32_t> high;
   std::optional<std::string> first;
   std::optional<std::string> last;
-  std::vector<std::int32_t> pushed{1};
-  std::vector<std::string> distinct{"x"};
+  std::vector<std::int32_t> pushed;
+  std::vector<std::string> distinct;
 };
 
 }  // namespace empty_group
