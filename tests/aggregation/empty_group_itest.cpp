@@ -44,6 +44,9 @@ struct Sums {
 struct SumPerCurrency {
   std::optional<std::string> id;  // the currency: null, since no document has one
   odm::Decimal paid{"-1"};
+};
+struct AveragePerCurrency {
+  std::optional<std::string> id;
   std::optional<odm::Decimal> average;
 };
 struct Optionals {
@@ -106,16 +109,25 @@ TEST_F(EmptyGroup, SumsAreTheZeroOfTheirType) {
 }
 
 TEST_F(EmptyGroup, MoneyPerCurrencySumsToZero) {
-  ODM_REQUIRE(decimal_average);
   const auto found = sales()
                          .aggregate(odm::pipeline<Sale>().group<SumPerCurrency>(
                              agg::by(agg::currency(field(&Sale::paid))),
-                             agg::sum<&SumPerCurrency::paid>(field(&Sale::paid)),
-                             agg::avg<&SumPerCurrency::average>(field(&Sale::paid))))
+                             agg::sum<&SumPerCurrency::paid>(field(&Sale::paid))))
                          .to_vector();
   ASSERT_EQ(found.size(), 1u);
   EXPECT_FALSE(found[0].id.has_value());
   EXPECT_EQ(found[0].paid, odm::Decimal("0"));
+}
+
+TEST_F(EmptyGroup, MoneyPerCurrencyAveragesToNull) {
+  ODM_REQUIRE(decimal_average);
+  const auto found = sales()
+                         .aggregate(odm::pipeline<Sale>().group<AveragePerCurrency>(
+                             agg::by(agg::currency(field(&Sale::paid))),
+                             agg::avg<&AveragePerCurrency::average>(field(&Sale::paid))))
+                         .to_vector();
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_FALSE(found[0].id.has_value());
   EXPECT_FALSE(found[0].average.has_value());
 }
 
