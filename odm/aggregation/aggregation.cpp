@@ -122,6 +122,31 @@ void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op
   accumulator.close();
 }
 
+void append_unwind(StageList& stages, std::string_view path, std::string_view index, bool preserve) {
+  char buffer[128];
+  std::string long_reference;
+  std::string_view reference;
+  if (path.size() + 1 <= sizeof buffer) {
+    buffer[0] = '$';
+    path.copy(buffer + 1, path.size());
+    reference = std::string_view(buffer, path.size() + 1);
+  } else {
+    long_reference = "$" + std::string(path);
+    reference = long_reference;
+  }
+  if (index.empty() && !preserve) {
+    stages.add_string("$unwind", reference);
+    return;
+  }
+  stages.add("$unwind", [&](bson_t* stage, std::string_view op) {
+    ChildWriter body(stage, op);
+    append_utf8(body.get(), "path", reference);
+    if (!index.empty()) append_utf8(body.get(), "includeArrayIndex", index);
+    if (preserve) check_append(bson_append_bool(body.get(), "preserveNullAndEmptyArrays", 26, true));
+    body.close();
+  });
+}
+
 void check_currency_in_key(const PathNames& amount, const PathNames* single, std::span<const KeyField> parts) {
   // `amount` is the Money's path and "value"; its currency is the same path and "currency".
   const auto is_currency = [&](const PathNames& key) {

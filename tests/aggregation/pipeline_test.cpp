@@ -61,6 +61,29 @@ TEST(PipelineTest, UnwindPassesTheElementOn) {
                   "max_price": {"$max": "$lines.price"}}}])");
 }
 
+struct TagAt {
+  std::int32_t id = 0;
+  Line lines;
+  std::int64_t at = 0;
+};
+struct MaybeLine {
+  std::int32_t id = 0;
+  std::optional<Line> lines;
+  std::optional<std::int64_t> at;
+};
+struct LineOrNone {
+  std::int32_t id = 0;
+  std::optional<Line> lines;
+};
+TEST(PipelineTest, UnwindOptions) {
+  expect_stages(odm::pipeline<Order>().unwind<&TagAt::lines, &TagAt::at>(),
+                R"([{"$unwind": {"path": "$lines", "includeArrayIndex": "at"}}])");
+  expect_stages(odm::pipeline<Order>().unwind_preserving<&LineOrNone::lines>(),
+                R"([{"$unwind": {"path": "$lines", "preserveNullAndEmptyArrays": true}}])");
+  expect_stages(odm::pipeline<Order>().unwind_preserving<&MaybeLine::lines, &MaybeLine::at>(),
+                R"([{"$unwind": {"path": "$lines", "includeArrayIndex": "at", "preserveNullAndEmptyArrays": true}}])");
+}
+
 TEST(PipelineTest, GroupWithEveryAccumulator) {
   const auto pipeline = odm::pipeline<Order>().group<PerCustomer>(
       agg::by(field(&Order::customer)), agg::sum<&PerCustomer::spent>(agg::amount(field(&Order::total))),

@@ -18,6 +18,8 @@
 //   unwind<&R::m>()               Out's array `m`, one document per element;
 //                                 R::m is the element type (odm::JoinedOne<T>
 //                                 for the odm::Joined<T> of a lookup)         -> R
+//   unwind<&R::m, &R::i>()        ... and i, the element's index (int64)      -> R
+//   unwind_preserving<&R::m>()    preserveNullAndEmptyArrays: R::m optional   -> R
 //   group<R>(key, accumulators...) / group<R>(accumulators...) (_id: null)    -> R
 //   count<&R::n>()                {n: number of documents}                    -> R
 //   set<R>(assignments...)  add_fields<R>(...)  Out's fields plus computed     -> R
@@ -201,6 +203,8 @@ consteval void check_group() {
 void append_group_key(bson_t* group, const PathNames* single, std::span<const KeyField> parts);
 void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op, const PathNames& source,
                         SumZero zero);
+/// `{$unwind: "$path"}`, or with an index member or preserving, the document form.
+void append_unwind(StageList& stages, std::string_view path, std::string_view index, bool preserve);
 /// Throws odm::ValueError unless the key (`single`, or one of `parts`) holds the currency
 /// of the Money whose amount is `amount` (`total.value`: `total.currency`).
 void check_currency_in_key(const PathNames& amount, const PathNames* single, std::span<const KeyField> parts);
@@ -288,34 +292,29 @@ class Pipeline {
 
   /// `{$unwind: "$m"}`: one document per element of Out's array member `m`, which R
   /// declares with the element's type (`&R::m`); R's other members are carried through.
-  /// Documents whose array is empty or missing pass on nothing, as in MongoDB.
-  template <auto Element>
+  /// Documents whose array is empty or missing pass on nothing, as in MongoDB. With
+  /// Index (`&R::i`, a std::int64_t): `{$unwind: {path: "$m", includeArrayIndex: "i"}}`,
+  /// the element's position in the array.
+  template <auto Element, auto Index = nullptr>
   Pipeline<In, detail::into_model_t<Element>> unwind() && {
-    using R = detail::into_model_t<Element>;
-    constexpr std::size_t r = detail::member_index(Element);
-    constexpr std::size_t j = detail::member_named<Out>(detail::member_names<R>[r]);
-    static_assert(j < detail::member_count<Out>,
-                  "odm: $unwind names the member of the output struct that holds one element; the documents this "
-                  "stage receives need an array member of the same name");
-    if constexpr (j < detail::member_count<Out>) {
-      using Array = boost::pfr::tuple_element_t<j, Out>;
-      using Unwound = typename detail::unwound<Array>::type;
-      static_assert(!std::is_void_v<Unwound>,
-                    "odm: $unwind takes an array member (a std::vector, or the odm::Joined<T> of a $lookup)");
-      if constexpr (!std::is_void_v<Unwound>)
-        static_assert(detail::projectable<detail::into_type_t<Element>, Unwound>,
-                      "odm: the member $unwind fills holds one element of the array: declare it with the array's "
-                      "element type (odm::JoinedOne<T> for an odm::Joined<T>)");
-      static_assert(stored_names<R>[r] == stored_names<Out>[j],
-                    "odm: the member $unwind fills is stored under another name than the array it unwinds");
-    }
-    detail::check_carried<Out, R, std::array<std::size_t, 1>{r}>();
-    stages_.add_string("$unwind", "$" + std::string(stored_names<R>[r]));
-    return Pipeline<In, R>(std::move(stages_));
+    write_unwind<Element, Index, false>();
+    return Pipeline<In, detail::into_model_t<Element>>(std::move(stages_));
   }
-  template <auto Element>
+  template <auto Element, auto Index = nullptr>
   Pipeline<In, detail::into_model_t<Element>> unwind() const& {
-    return Pipeline(*this).template unwind<Element>();
+    return Pipeline(*this).template unwind<Element, Index>();
+  }
+  /// `{$unwind: {path: "$m", preserveNullAndEmptyArrays: true}}`: as unwind, but a document
+  /// whose array is empty, null or missing passes on once without it, so R declares `m`
+  /// as std::optional of the element type (and Index, if given, std::optional<std::int64_t>).
+  template <auto Element, auto Index = nullptr>
+  Pipeline<In, detail::into_model_t<Element>> unwind_preserving() && {
+    write_unwind<Element, Index, true>();
+    return Pipeline<In, detail::into_model_t<Element>>(std::move(stages_));
+  }
+  template <auto Element, auto Index = nullptr>
+  Pipeline<In, detail::into_model_t<Element>> unwind_preserving() const& {
+    return Pipeline(*this).template unwind_preserving<Element, Index>();
   }
 
   /// `{$group: {_id: key, ...accumulators}}` into R (aggregation/group.hpp): R's `id`
@@ -463,6 +462,50 @@ class Pipeline {
        ...);
       group.close();
     });
+  }
+
+  template <auto Element, auto Index, bool Preserve>
+  void write_unwind() {
+    using R = detail::into_model_t<Element>;
+    using Member = detail::into_type_t<Element>;
+    constexpr std::size_t r = detail::member_index(Element);
+    constexpr std::size_t j = detail::member_named<Out>(detail::member_names<R>[r]);
+    static_assert(j < detail::member_count<Out>,
+                  "odm: $unwind names the member of the output struct that holds one element; the documents this "
+                  "stage receives need an array member of the same name");
+    if constexpr (Preserve)
+      static_assert(detail::is_optional<Member>,
+                    "odm: unwind_preserving passes on documents without an element: declare the member it fills "
+                    "std::optional of the array's element type");
+    if constexpr (j < detail::member_count<Out>) {
+      using Array = boost::pfr::tuple_element_t<j, Out>;
+      using Unwound = typename detail::unwound<Array>::type;
+      static_assert(!std::is_void_v<Unwound>,
+                    "odm: $unwind takes an array member (a std::vector, or the odm::Joined<T> of a $lookup)");
+      if constexpr (!std::is_void_v<Unwound>)
+        static_assert(detail::projectable<std::conditional_t<Preserve, detail::strip_optional_t<Member>, Member>, Unwound>,
+                      "odm: the member $unwind fills holds one element of the array: declare it with the array's "
+                      "element type (odm::JoinedOne<T> for an odm::Joined<T>)");
+      static_assert(stored_names<R>[r] == stored_names<Out>[j],
+                    "odm: the member $unwind fills is stored under another name than the array it unwinds");
+    }
+    constexpr bool indexed = !std::is_same_v<decltype(Index), std::nullptr_t>;
+    if constexpr (indexed) {
+      static_assert(std::is_same_v<detail::into_model_t<Index>, R>,
+                    "odm: includeArrayIndex names a member of the same output struct as the element");
+      static_assert(std::is_same_v<detail::into_type_t<Index>,
+                                   std::conditional_t<Preserve, std::optional<std::int64_t>, std::int64_t>>,
+                    "odm: includeArrayIndex fills a std::int64_t (MongoDB's index is a long), std::optional of it "
+                    "with unwind_preserving (null for a document without an element)");
+      constexpr std::array<std::size_t, 2> computed{r, detail::member_index(Index)};
+      static_assert(computed[0] != computed[1], "odm: includeArrayIndex names another member than the element");
+      detail::check_carried<Out, R, computed>();
+    } else {
+      detail::check_carried<Out, R, std::array<std::size_t, 1>{r}>();
+    }
+    std::string_view index_name;
+    if constexpr (indexed) index_name = stored_names<R>[detail::member_index(Index)];
+    detail::append_unwind(stages_, stored_names<R>[r], index_name, Preserve);
   }
 
   template <class R, class... As>
