@@ -147,6 +147,25 @@ void append_unwind(StageList& stages, std::string_view path, std::string_view in
   });
 }
 
+void append_facet(bson_t* facets, std::string_view name, const Document& stages) {
+  // The stages MongoDB's manual says a $facet's sub-pipeline cannot hold.
+  static constexpr std::string_view refused[] = {"$collStats", "$facet",       "$geoNear", "$indexStats",
+                                                 "$out",       "$merge",       "$planCacheStats", "$search",
+                                                 "$searchMeta", "$vectorSearch", "$changeStream"};
+  bson_iter_t stage;
+  if (bson_iter_init(&stage, stages.get())) {
+    while (bson_iter_next(&stage)) {
+      bson_iter_t op;
+      if (!BSON_ITER_HOLDS_DOCUMENT(&stage) || !bson_iter_recurse(&stage, &op) || !bson_iter_next(&op)) continue;
+      const std::string_view key(bson_iter_key(&op), bson_iter_key_len(&op));
+      if (std::find(std::begin(refused), std::end(refused), key) != std::end(refused))
+        throw ValueError("odm: the facet `" + std::string(name) + "` holds a " + std::string(key) +
+                         " stage, which MongoDB does not run inside a $facet");
+    }
+  }
+  check_append(bson_append_array(facets, name.data(), key_length(name), stages.get()));
+}
+
 void check_currency_in_key(const PathNames& amount, const PathNames* single, std::span<const KeyField> parts) {
   // `amount` is the Money's path and "value"; its currency is the same path and "currency".
   const auto is_currency = [&](const PathNames& key) {

@@ -129,4 +129,11 @@ struct OrderAndCustomer {
   odm::JoinedOne<Customer> buyer;
 };
 
+/// $facet: the orders per customer and their number, from the same documents.
+struct OrdersReport {
+  odm::Documents<GrandTotal> overall;
+  odm::Documents<Counted> counted;
+  odm::Documents<OrderSummary> biggest;
+};
+
 }  // namespace agg_test

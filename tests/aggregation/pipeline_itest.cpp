@@ -286,6 +286,32 @@ TEST_F(Pipeline, LookupThenUnwind) {
   EXPECT_EQ(joined[3].buyer.name, "Bob");
 }
 
+// $facet: three sub-pipelines over the paid orders, in one document.
+TEST_F(Pipeline, Facet) {
+  const auto found =
+      orders()
+          .aggregate(odm::pipeline<Order>()
+                         .match(field(&Order::status) == "paid")
+                         .facet<OrdersReport>(
+                             agg::facet<&OrdersReport::overall>(odm::pipeline<Order>().group<GrandTotal>(
+                                 agg::count<&GrandTotal::orders>(), agg::sum<&GrandTotal::items>(field(&Order::items)))),
+                             agg::facet<&OrdersReport::counted>(odm::pipeline<Order>().count<&Counted::orders>()),
+                             agg::facet<&OrdersReport::biggest>(odm::pipeline<Order>()
+                                                                   .sort(odm::sort(odm::desc(&Order::items)))
+                                                                   .limit(1)
+                                                                   .project<OrderSummary>())))
+          .to_vector();
+  ASSERT_EQ(found.size(), 1u);
+  ASSERT_EQ(found[0].overall.size(), 1u);
+  EXPECT_EQ(found[0].overall[0].orders, 4);
+  EXPECT_EQ(found[0].overall[0].items, 1 + 2 + 4 + 5);
+  ASSERT_EQ(found[0].counted.size(), 1u);
+  EXPECT_EQ(found[0].counted[0].orders, 4);
+  ASSERT_EQ(found[0].biggest.size(), 1u);
+  EXPECT_EQ(found[0].biggest[0].id, 5);
+  EXPECT_EQ(found[0].biggest[0].items, 5);
+}
+
 TEST_F(Pipeline, RawStageInTheChain) {
   const auto doubled =
       orders()

@@ -188,6 +188,39 @@ TEST(PipelineTest, UnwindOfALookupPassesTheTargetOn) {
   EXPECT_EQ(read.buyer.name, "Ada");
 }
 
+TEST(PipelineTest, FacetRunsSubPipelinesOverTheSameDocuments) {
+  const auto pipeline =
+      odm::pipeline<Order>()
+          .match(field(&Order::status) == "paid")
+          .facet<OrdersReport>(
+              agg::facet<&OrdersReport::overall>(odm::pipeline<Order>().group<GrandTotal>(
+                  agg::count<&GrandTotal::orders>(), agg::sum<&GrandTotal::items>(field(&Order::items)))),
+              agg::facet<&OrdersReport::counted>(odm::pipeline<Order>().count<&Counted::orders>()),
+              agg::facet<&OrdersReport::biggest>(
+                  odm::pipeline<Order>().sort(odm::sort(odm::desc(&Order::items))).limit(1).project<OrderSummary>()));
+  static_assert(std::is_same_v<decltype(pipeline)::output_type, OrdersReport>);
+  expect_stages(pipeline, R"([{"$match": {"status": "paid"}}, {"$facet": {
+      "overall": [{"$group": {"_id": null, "orders": {"$sum": 1},
+                              "items": {"$sum": {"$ifNull": ["$items", {"$numberLong": "0"}]}}}}],
+      "counted": [{"$count": "orders"}],
+      "biggest": [{"$sort": {"items": -1}}, {"$limit": {"$numberLong": "1"}},
+                  {"$project": {"_id": 1, "status": 1, "items": 1}}]}}])");
+}
+
+TEST(PipelineTest, FacetRefusesStagesMongoDBDoesNotRunInside) {
+  try {
+    (void)odm::pipeline<Order>().facet<OrdersReport>(
+        agg::facet<&OrdersReport::overall>(
+            odm::pipeline<Order>().stage<GrandTotal>(odm::Document::from_json(R"({"$out": "elsewhere"})"))),
+        agg::facet<&OrdersReport::counted>(odm::pipeline<Order>().count<&Counted::orders>()),
+        agg::facet<&OrdersReport::biggest>(odm::pipeline<Order>().project<OrderSummary>()));
+    FAIL() << "a $facet holding $out was built";
+  } catch (const odm::ValueError& error) {
+    EXPECT_NE(std::string(error.what()).find("$out"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("overall"), std::string::npos) << error.what();
+  }
+}
+
 TEST(PipelineTest, RawStageInTheChain) {
   const auto pipeline = odm::pipeline<Order>()
                             .match(field(&Order::items) >= 1)

@@ -26,6 +26,14 @@ class Joined : public std::vector<T> {
   using std::vector<T>::vector;
 };
 
+/// Whole documents of T inside a document, each read as a cursor of T reads one (a
+/// $facet's results: Pipeline::facet).
+template <class T>
+class Documents : public std::vector<T> {
+ public:
+  using std::vector<T>::vector;
+};
+
 /// One document a $lookup found, after `.unwind<&R::m>()` of the odm::Joined<T> member:
 /// it is a T (its members are T's), read as a find of T reads it. Not an aggregate, so
 /// that it is never mistaken for an embedded struct (whose `id` is not `_id`).
@@ -70,10 +78,13 @@ struct codec<JoinedOne<T>> {
   static void decode(const bson_iter_t& it, JoinedOne<T>& out) { out = JoinedOne<T>(detail::decode_joined<T>(it)); }
 };
 
-template <document_model T>
-struct codec<Joined<T>> {
+namespace detail {
+
+/// The codec of an array of whole documents of T (Joined, Documents).
+template <class Array, class T>
+struct documents_codec {
   using kind = kinds::array<kinds::any_document>;
-  static void encode(bson_t* parent, std::string_view key, const Joined<T>& values) {
+  static void encode(bson_t* parent, std::string_view key, const Array& values) {
     const detail::EncodeLevel level;
     detail::ChildWriter array(parent, key, detail::ChildWriter::Kind::array);
     for (const T& value : values) {
@@ -82,10 +93,17 @@ struct codec<Joined<T>> {
     }
     array.close();
   }
-  static void decode(const bson_iter_t& it, Joined<T>& out) {
+  static void decode(const bson_iter_t& it, Array& out) {
     out.clear();
     detail::for_each_element(it, [&](const bson_iter_t& element) { out.push_back(detail::decode_joined<T>(element)); });
   }
 };
+
+}  // namespace detail
+
+template <document_model T>
+struct codec<Joined<T>> : detail::documents_codec<Joined<T>, T> {};
+template <document_model T>
+struct codec<Documents<T>> : detail::documents_codec<Documents<T>, T> {};
 
 }  // namespace odm

@@ -26,6 +26,9 @@
 //   lookup<&Out::ref, &R::joined>()  the documents a Ref/RefMany member points
 //                                 to, from the target model's collection, in
 //                                 R::joined, an odm::Joined<Target>           -> R
+//   facet<R>(agg::facet<&R::a>(sub-pipeline), ...)  sub-pipelines over the same
+//                                 documents; R's members are odm::Documents<
+//                                 each sub-pipeline's output>                 -> R
 //   stage<R>(Document)            a stage written by hand: nothing is checked -> R
 // A member of R that a stage does not compute must be a member of Out with the same
 // name, type and stored name (it is carried through); anything else is a compile error
@@ -210,6 +213,22 @@ void append_unwind(StageList& stages, std::string_view path, std::string_view in
 void check_currency_in_key(const PathNames& amount, const PathNames* single, std::span<const KeyField> parts);
 void append_assignment(bson_t* set, std::string_view into, const std::string& reference, const Document& literal);
 
+}  // namespace detail
+
+namespace agg {
+template <auto Into, class In, class Out>
+struct Facet;
+}  // namespace agg
+
+namespace detail {
+template <class T>
+inline constexpr bool is_facet = false;
+template <auto Into, class In, class Out>
+inline constexpr bool is_facet<agg::Facet<Into, In, Out>> = true;
+
+/// Appends `name: [stages]` to the open $facet document. Throws odm::ValueError for a
+/// stage MongoDB refuses inside a facet ($facet, $out, $merge, ...), naming it.
+void append_facet(bson_t* facets, std::string_view name, const Document& stages);
 }  // namespace detail
 
 /// A pipeline over the documents of In whose stages so far pass on documents of Out.
@@ -426,6 +445,39 @@ class Pipeline {
     return Pipeline(*this).template lookup<Reference, As>();
   }
 
+  /// `{$facet: {a: [...], b: [...]}}`: several sub-pipelines over the same documents (what
+  /// this stage receives), each made with odm::pipeline<Out>() and given to
+  /// odm::agg::facet<&R::a>(...); passes on one document R whose members are the facets'
+  /// results, each an odm::Documents<X> (a std::vector), X its sub-pipeline's output.
+  template <class R, class... Fs>
+    requires(sizeof...(Fs) > 0 && (detail::is_facet<Fs> && ...))
+  Pipeline<In, R> facet(const Fs&... facets) && {
+    static_assert(reflectable<R>, "odm: a $facet's output type is a plain struct (an aggregate)");
+    static_assert((std::is_same_v<typename Fs::input_type, Out> && ...),
+                  "odm: a facet's sub-pipeline reads the documents this $facet receives (the output of the stage "
+                  "before): start it with odm::pipeline<That>()");
+    static_assert((std::is_same_v<detail::into_model_t<Fs::into>, R> && ...),
+                  "odm: a facet fills a member of another struct than the $facet's output struct");
+    static_assert((std::is_same_v<detail::into_type_t<Fs::into>, Documents<typename Fs::output_type>> && ...),
+                  "odm: the member a facet fills holds its sub-pipeline's results: declare it odm::Documents<Out>, "
+                  "Out being the struct the sub-pipeline's last stage passes on (read as a cursor of Out reads)");
+    constexpr std::array<std::size_t, sizeof...(Fs)> filled{detail::member_index(Fs::into)...};
+    static_assert(detail::all_distinct(filled), "odm: two facets fill the same member of the output struct");
+    static_assert(sizeof...(Fs) == detail::member_count<R>,
+                  "odm: every member of a $facet's output struct is filled by one odm::agg::facet<&R::member>(...)");
+    stages_.add("$facet", [&](bson_t* stage, std::string_view op) {
+      detail::ChildWriter body(stage, op);
+      (detail::append_facet(body.get(), stored_names<R>[detail::member_index(Fs::into)], facets.stages), ...);
+      body.close();
+    });
+    return Pipeline<In, R>(std::move(stages_));
+  }
+  template <class R, class... Fs>
+    requires(sizeof...(Fs) > 0 && (detail::is_facet<Fs> && ...))
+  Pipeline<In, R> facet(const Fs&... facets) const& {
+    return Pipeline(*this).template facet<R>(facets...);
+  }
+
   /// The escape hatch: a stage written by hand (`{$bucket: {...}}`), whose output the
   /// caller states as R (odm::Document to read it untyped). Nothing in it is checked but
   /// its shape: one field named `$stage` (else odm::ValueError).
@@ -530,6 +582,29 @@ class Pipeline {
 
   detail::StageList stages_;
 };
+
+namespace agg {
+
+/// One facet of a $facet stage: the sub-pipeline `stages`, over the documents the $facet
+/// receives (In), whose results fill the member Into (an odm::Documents<Out>).
+template <auto Into, class In, class Out>
+struct Facet {
+  static constexpr auto into = Into;
+  using input_type = In;
+  using output_type = Out;
+  Document stages;
+};
+
+/// odm::agg::facet<&Report::by_customer>(odm::pipeline<Order>().group<...>(...)).
+template <auto Into, class In, class Out>
+Facet<Into, In, Out> facet(const Pipeline<In, Out>& sub) {
+  static_assert(std::is_member_object_pointer_v<decltype(Into)>,
+                "odm: a facet names the member of the $facet's output struct it fills: "
+                "odm::agg::facet<&Result::member>(odm::pipeline<Input>()...)");
+  return {Document(sub.bson())};
+}
+
+}  // namespace agg
 
 /// An empty pipeline over the documents of T: odm::pipeline<Order>().match(...)...
 template <class T>
