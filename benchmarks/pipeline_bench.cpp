@@ -5,7 +5,7 @@
 // The pipeline is the report per currency of examples/currency_report.cpp:
 //   [{$match: {status: "paid"}},
 //    {$group: {_id: {customer: "$customer", currency: "$total.currency"},
-//              total: {$sum: "$total.value"}, orders: {$sum: 1}}},
+//              total: {$sum: {$ifNull: ["$total.value", NumberDecimal("0")]}}, orders: {$sum: 1}}},
 //    {$sort: {"_id.customer": 1, "_id.currency": 1}}, {$limit: 100}]
 // Cases:
 //   build_pipeline_odm / _handwritten    build that array (odm's typed builder; libbson
@@ -77,7 +77,7 @@ odm::Pipeline<Order, Spent> typed_pipeline() {
 
 /// The same array with libbson's appends, as careful hand-written code does it.
 void handwritten_pipeline(bson_t* pipeline) {
-  bson_t stage, body, key, acc;
+  bson_t stage, body, key, acc, value, arguments;
   bool ok = true;
   ok = ok && BSON_APPEND_DOCUMENT_BEGIN(pipeline, "0", &stage);
   ok = ok && BSON_APPEND_DOCUMENT_BEGIN(&stage, "$match", &body);
@@ -91,7 +91,14 @@ void handwritten_pipeline(bson_t* pipeline) {
   ok = ok && BSON_APPEND_UTF8(&key, "currency", "$total.currency");
   ok = ok && bson_append_document_end(&body, &key);
   ok = ok && BSON_APPEND_DOCUMENT_BEGIN(&body, "total", &acc);
-  ok = ok && BSON_APPEND_UTF8(&acc, "$sum", "$total.value");
+  ok = ok && BSON_APPEND_DOCUMENT_BEGIN(&acc, "$sum", &value);
+  ok = ok && BSON_APPEND_ARRAY_BEGIN(&value, "$ifNull", &arguments);
+  ok = ok && BSON_APPEND_UTF8(&arguments, "0", "$total.value");
+  bson_decimal128_t zero;
+  zero.high = 0x3040000000000000;  // 0E0
+  zero.low = 0;
+  ok = ok && BSON_APPEND_DECIMAL128(&arguments, "1", &zero);
+  ok = ok && bson_append_array_end(&value, &arguments) && bson_append_document_end(&acc, &value);
   ok = ok && bson_append_document_end(&body, &acc);
   ok = ok && BSON_APPEND_DOCUMENT_BEGIN(&body, "orders", &acc);
   ok = ok && BSON_APPEND_INT32(&acc, "$sum", 1);

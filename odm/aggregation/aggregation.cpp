@@ -3,6 +3,7 @@
 #include <odm/aggregation/group.hpp>
 #include <odm/aggregation/pipeline.hpp>
 
+#include <algorithm>
 #include <string>
 
 namespace odm::detail {
@@ -92,14 +93,95 @@ void append_group_key(bson_t* group, const PathNames* single, std::span<const Ke
   }
 }
 
-void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op, const PathNames& source) {
+void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op, const PathNames& source,
+                        SumZero zero) {
   ChildWriter accumulator(group, into);
   const std::string_view name = operator_name(op);
-  if (op == agg::Accumulate::count)
+  if (op == agg::Accumulate::count) {
     check_append(bson_append_int32(accumulator.get(), name.data(), key_length(name), 1));
-  else
+  } else if (op == agg::Accumulate::sum && zero != SumZero::none) {
+    // {$sum: {$ifNull: ["$f", zero]}}: see SumZero.
+    ChildWriter value(accumulator.get(), name);
+    ChildWriter arguments(value.get(), "$ifNull", ChildWriter::Kind::array);
+    append_field_reference(arguments.get(), "0", source);
+    switch (zero) {
+      case SumZero::int64: check_append(bson_append_int64(arguments.get(), "1", 1, 0)); break;
+      case SumZero::float64: check_append(bson_append_double(arguments.get(), "1", 1, 0.0)); break;
+      default: {
+        bson_decimal128_t decimal_zero;  // 0E0: the coefficient 0 at the biased exponent 6176
+        decimal_zero.high = std::uint64_t{6176} << 49;
+        decimal_zero.low = 0;
+        check_append(bson_append_decimal128(arguments.get(), "1", 1, &decimal_zero));
+      }
+    }
+    arguments.close();
+    value.close();
+  } else {
     append_field_reference(accumulator.get(), name, source);
+  }
   accumulator.close();
+}
+
+void append_unwind(StageList& stages, std::string_view path, std::string_view index, bool preserve) {
+  char buffer[128];
+  std::string long_reference;
+  std::string_view reference;
+  if (path.size() + 1 <= sizeof buffer) {
+    buffer[0] = '$';
+    path.copy(buffer + 1, path.size());
+    reference = std::string_view(buffer, path.size() + 1);
+  } else {
+    long_reference = "$" + std::string(path);
+    reference = long_reference;
+  }
+  if (index.empty() && !preserve) {
+    stages.add_string("$unwind", reference);
+    return;
+  }
+  stages.add("$unwind", [&](bson_t* stage, std::string_view op) {
+    ChildWriter body(stage, op);
+    append_utf8(body.get(), "path", reference);
+    if (!index.empty()) append_utf8(body.get(), "includeArrayIndex", index);
+    if (preserve) check_append(bson_append_bool(body.get(), "preserveNullAndEmptyArrays", 26, true));
+    body.close();
+  });
+}
+
+void append_facet(bson_t* facets, std::string_view name, const Document& stages) {
+  // The stages MongoDB's manual says a $facet's sub-pipeline cannot hold.
+  static constexpr std::string_view refused[] = {"$collStats", "$facet",       "$geoNear", "$indexStats",
+                                                 "$out",       "$merge",       "$planCacheStats", "$search",
+                                                 "$searchMeta", "$vectorSearch", "$changeStream"};
+  bson_iter_t stage;
+  if (bson_iter_init(&stage, stages.get())) {
+    while (bson_iter_next(&stage)) {
+      bson_iter_t op;
+      if (!BSON_ITER_HOLDS_DOCUMENT(&stage) || !bson_iter_recurse(&stage, &op) || !bson_iter_next(&op)) continue;
+      const std::string_view key(bson_iter_key(&op), bson_iter_key_len(&op));
+      if (std::find(std::begin(refused), std::end(refused), key) != std::end(refused))
+        throw ValueError("odm: the facet `" + std::string(name) + "` holds a " + std::string(key) +
+                         " stage, which MongoDB does not run inside a $facet");
+    }
+  }
+  check_append(bson_append_array(facets, name.data(), key_length(name), stages.get()));
+}
+
+void check_currency_in_key(const PathNames& amount, const PathNames* single, std::span<const KeyField> parts) {
+  // `amount` is the Money's path and "value"; its currency is the same path and "currency".
+  const auto is_currency = [&](const PathNames& key) {
+    if (key.depth != amount.depth || key.names[key.depth - 1] != "currency") return false;
+    for (std::size_t i = 0; i + 1 < key.depth; ++i)
+      if (key.names[i] != amount.names[i]) return false;
+    return true;
+  };
+  if (single != nullptr ? is_currency(*single)
+                        : std::any_of(parts.begin(), parts.end(), [&](const KeyField& part) { return is_currency(part.source); }))
+    return;
+  PathNames money = amount;
+  --money.depth;
+  throw ValueError("odm: this $group sums or averages the odm::Money `" + money.dotted() +
+                   "` but its key holds the currency of another Money; group by odm::agg::currency of `" +
+                   money.dotted() + "`");
 }
 
 void append_assignment(bson_t* set, std::string_view into, const std::string& reference, const Document& literal) {

@@ -61,6 +61,12 @@ struct AverageSpent {
   std::optional<odm::Decimal> average;
 };
 
+/// $avg of Money amounts per currency: a Decimal (null when the group has no amount).
+struct AveragePerCurrency {
+  std::string id;
+  std::optional<odm::Decimal> average;
+};
+
 /// $group by customer and currency: the report per currency.
 struct CustomerCurrency {
   std::string customer;
@@ -116,6 +122,18 @@ struct Labelled {
 struct OrderWithCustomer {
   std::int32_t id = 0;
   odm::Joined<Customer> buyer;
+};
+/// ... then $unwind of it: one order per customer found, the customer read as a Customer.
+struct OrderAndCustomer {
+  std::int32_t id = 0;
+  odm::JoinedOne<Customer> buyer;
+};
+
+/// $facet: the orders per customer and their number, from the same documents.
+struct OrdersReport {
+  odm::Documents<GrandTotal> overall;
+  odm::Documents<Counted> counted;
+  odm::Documents<OrderSummary> biggest;
 };
 
 }  // namespace agg_test

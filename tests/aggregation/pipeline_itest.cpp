@@ -52,7 +52,7 @@ Order order(std::int32_t id, std::string customer, std::string status, const cha
 /// Groups what `before` passes on per customer, with every accumulator.
 odm::Pipeline<Order, PerCustomer> per_customer(odm::Pipeline<Order> before) {
   return std::move(before).group<PerCustomer>(
-      agg::by(field(&Order::customer)), agg::sum<&PerCustomer::spent>(field(&Order::total)),
+      agg::by(field(&Order::customer)), agg::sum<&PerCustomer::spent>(agg::amount(field(&Order::total))),
       agg::count<&PerCustomer::orders>(), agg::sum<&PerCustomer::items>(field(&Order::items)),
       agg::sum<&PerCustomer::points>(field(&Order::points)), agg::sum<&PerCustomer::weight>(field(&Order::weight)),
       agg::avg<&PerCustomer::avg_items>(field(&Order::items)), agg::min<&PerCustomer::fewest>(field(&Order::items)),
@@ -267,6 +267,49 @@ TEST_F(Pipeline, LookupFollowsTheReference) {
   EXPECT_EQ(joined[3].buyer[0].name, "Bob");
   // A dangling reference joins nothing.
   EXPECT_TRUE(joined[5].buyer.empty());
+}
+
+// The most common lookup: $lookup, then $unwind, one document per order and customer
+// (MongoDB drops an order whose reference found nothing).
+TEST_F(Pipeline, LookupThenUnwind) {
+  const auto joined = orders()
+                          .aggregate(odm::pipeline<Order>()
+                                         .lookup<&Order::customer, &OrderWithCustomer::buyer>()
+                                         .unwind<&OrderAndCustomer::buyer>()
+                                         .sort(odm::sort(odm::asc(&OrderAndCustomer::id))))
+                          .to_vector();
+  ASSERT_EQ(joined.size(), 5u);
+  EXPECT_EQ(joined[0].id, 1);
+  EXPECT_EQ(joined[0].buyer.id, "ada");
+  EXPECT_EQ(joined[0].buyer.name, "Ada");
+  EXPECT_EQ(joined[3].buyer.id, "bob");
+  EXPECT_EQ(joined[3].buyer.name, "Bob");
+}
+
+// $facet: three sub-pipelines over the paid orders, in one document.
+TEST_F(Pipeline, Facet) {
+  const auto found =
+      orders()
+          .aggregate(odm::pipeline<Order>()
+                         .match(field(&Order::status) == "paid")
+                         .facet<OrdersReport>(
+                             agg::facet<&OrdersReport::overall>(odm::pipeline<Order>().group<GrandTotal>(
+                                 agg::count<&GrandTotal::orders>(), agg::sum<&GrandTotal::items>(field(&Order::items)))),
+                             agg::facet<&OrdersReport::counted>(odm::pipeline<Order>().count<&Counted::orders>()),
+                             agg::facet<&OrdersReport::biggest>(odm::pipeline<Order>()
+                                                                   .sort(odm::sort(odm::desc(&Order::items)))
+                                                                   .limit(1)
+                                                                   .project<OrderSummary>())))
+          .to_vector();
+  ASSERT_EQ(found.size(), 1u);
+  ASSERT_EQ(found[0].overall.size(), 1u);
+  EXPECT_EQ(found[0].overall[0].orders, 4);
+  EXPECT_EQ(found[0].overall[0].items, 1 + 2 + 4 + 5);
+  ASSERT_EQ(found[0].counted.size(), 1u);
+  EXPECT_EQ(found[0].counted[0].orders, 4);
+  ASSERT_EQ(found[0].biggest.size(), 1u);
+  EXPECT_EQ(found[0].biggest[0].id, 5);
+  EXPECT_EQ(found[0].biggest[0].items, 5);
 }
 
 TEST_F(Pipeline, RawStageInTheChain) {

@@ -57,12 +57,36 @@ TEST(PipelineTest, UnwindPassesTheElementOn) {
                                            agg::sum<&PerSku::quantity>(field(&OrderLine::lines) / &Line::quantity),
                                            agg::max<&PerSku::max_price>(field(&OrderLine::lines) / &Line::price));
   expect_stages(pipeline, R"([{"$unwind": "$lines"}, {"$match": {"lines.quantity": {"$gt": 1}}},
-      {"$group": {"_id": "$lines.sku", "quantity": {"$sum": "$lines.quantity"}, "max_price": {"$max": "$lines.price"}}}])");
+      {"$group": {"_id": "$lines.sku", "quantity": {"$sum": {"$ifNull": ["$lines.quantity", {"$numberLong": "0"}]}},
+                  "max_price": {"$max": "$lines.price"}}}])");
+}
+
+struct TagAt {
+  std::int32_t id = 0;
+  Line lines;
+  std::int64_t at = 0;
+};
+struct MaybeLine {
+  std::int32_t id = 0;
+  std::optional<Line> lines;
+  std::optional<std::int64_t> at;
+};
+struct LineOrNone {
+  std::int32_t id = 0;
+  std::optional<Line> lines;
+};
+TEST(PipelineTest, UnwindOptions) {
+  expect_stages(odm::pipeline<Order>().unwind<&TagAt::lines, &TagAt::at>(),
+                R"([{"$unwind": {"path": "$lines", "includeArrayIndex": "at"}}])");
+  expect_stages(odm::pipeline<Order>().unwind_preserving<&LineOrNone::lines>(),
+                R"([{"$unwind": {"path": "$lines", "preserveNullAndEmptyArrays": true}}])");
+  expect_stages(odm::pipeline<Order>().unwind_preserving<&MaybeLine::lines, &MaybeLine::at>(),
+                R"([{"$unwind": {"path": "$lines", "includeArrayIndex": "at", "preserveNullAndEmptyArrays": true}}])");
 }
 
 TEST(PipelineTest, GroupWithEveryAccumulator) {
   const auto pipeline = odm::pipeline<Order>().group<PerCustomer>(
-      agg::by(field(&Order::customer)), agg::sum<&PerCustomer::spent>(field(&Order::total)),
+      agg::by(field(&Order::customer)), agg::sum<&PerCustomer::spent>(agg::amount(field(&Order::total))),
       agg::count<&PerCustomer::orders>(), agg::sum<&PerCustomer::items>(field(&Order::items)),
       agg::sum<&PerCustomer::points>(field(&Order::points)), agg::sum<&PerCustomer::weight>(field(&Order::weight)),
       agg::avg<&PerCustomer::avg_items>(field(&Order::items)),
@@ -72,17 +96,43 @@ TEST(PipelineTest, GroupWithEveryAccumulator) {
       agg::push<&PerCustomer::order_ids>(field(&Order::id)),
       agg::add_to_set<&PerCustomer::statuses>(field(&Order::status)));
   expect_stages(pipeline, R"([{"$group": {"_id": "$customer",
-      "spent": {"$sum": "$total.value"}, "orders": {"$sum": 1}, "items": {"$sum": "$items"},
-      "points": {"$sum": "$points"}, "weight": {"$sum": "$weight"}, "avg_items": {"$avg": "$items"},
+      "spent": {"$sum": {"$ifNull": ["$total.value", {"$numberDecimal": "0"}]}}, "orders": {"$sum": 1},
+      "items": {"$sum": {"$ifNull": ["$items", {"$numberLong": "0"}]}}, "points": {"$sum": {"$ifNull": ["$points", {"$numberLong": "0"}]}},
+      "weight": {"$sum": {"$ifNull": ["$weight", 0.0]}}, "avg_items": {"$avg": "$items"},
       "fewest": {"$min": "$items"}, "most": {"$max": "$items"},
       "first_status": {"$first": "$status"}, "last_status": {"$last": "$status"},
       "order_ids": {"$push": "$_id"}, "statuses": {"$addToSet": "$status"}}}])");
 }
 
-TEST(PipelineTest, AverageOfMoneyIsOfItsAmount) {
-  const auto pipeline = odm::pipeline<Order>().group<AverageSpent>(
-      agg::by(field(&Order::customer)), agg::avg<&AverageSpent::average>(field(&Order::total)));
-  expect_stages(pipeline, R"([{"$group": {"_id": "$customer", "average": {"$avg": "$total.value"}}}])");
+TEST(PipelineTest, AverageOfMoneyIsOfItsAmountPerCurrency) {
+  const auto pipeline = odm::pipeline<Order>().group<AveragePerCurrency>(
+      agg::by(agg::currency(field(&Order::total))), agg::avg<&AveragePerCurrency::average>(field(&Order::total)));
+  expect_stages(pipeline, R"([{"$group": {"_id": "$total.currency", "average": {"$avg": "$total.value"}}}])");
+}
+
+// A Money's sum needs its own currency in the key: the currency of another Money does not
+// make the amounts comparable (the compile-time half is compile_fail/pipeline_sum_of_money_*).
+struct Refunded {
+  std::int32_t id = 0;
+  odm::Money total;
+  odm::Money refund;
+};
+TEST(PipelineTest, SumOfMoneyKeyedByAnotherMoneysCurrencyIsRefused) {
+  try {
+    (void)odm::pipeline<Refunded>().group<AveragePerCurrency>(agg::by(agg::currency(field(&Refunded::refund))),
+                                                              agg::avg<&AveragePerCurrency::average>(field(&Refunded::total)));
+    FAIL() << "a $group summing `total` by the currency of `refund` was built";
+  } catch (const odm::ValueError& error) {
+    EXPECT_NE(std::string(error.what()).find("`total`"), std::string::npos) << error.what();
+  }
+}
+
+TEST(PipelineTest, SumIntoEachTypeStartsFromItsZero) {
+  const auto pipeline = odm::pipeline<Order>().group<GrandTotal>(agg::count<&GrandTotal::orders>(),
+                                                                 agg::sum<&GrandTotal::items>(field(&Order::items)));
+  // MongoDB's sum of a group without the field is the int32 0; the zero keeps it an int64.
+  expect_stages(pipeline, R"([{"$group": {"_id": null, "orders": {"$sum": 1},
+                                          "items": {"$sum": {"$ifNull": ["$items", {"$numberLong": "0"}]}}}}])");
 }
 
 TEST(PipelineTest, GroupByAKeyStruct) {
@@ -93,14 +143,15 @@ TEST(PipelineTest, GroupByAKeyStruct) {
                                 agg::sum<&SpentPerCurrency::spent>(agg::amount(field(&Order::total))))
                             .sort(odm::sort(odm::asc(field(&SpentPerCurrency::id) / &CustomerCurrency::customer)));
   expect_stages(pipeline, R"([{"$group": {"_id": {"customer": "$customer", "currency": "$total.currency"},
-                                          "spent": {"$sum": "$total.value"}}},
+                                          "spent": {"$sum": {"$ifNull": ["$total.value", {"$numberDecimal": "0"}]}}}},
                               {"$sort": {"_id.customer": 1}}])");
 }
 
 TEST(PipelineTest, GroupWithoutKeyIsNull) {
   const auto pipeline = odm::pipeline<Order>().group<GrandTotal>(agg::count<&GrandTotal::orders>(),
                                                                  agg::sum<&GrandTotal::items>(field(&Order::items)));
-  expect_stages(pipeline, R"([{"$group": {"_id": null, "orders": {"$sum": 1}, "items": {"$sum": "$items"}}}])");
+  expect_stages(pipeline,
+                R"([{"$group": {"_id": null, "orders": {"$sum": 1}, "items": {"$sum": {"$ifNull": ["$items", {"$numberLong": "0"}]}}}}])");
 }
 
 TEST(PipelineTest, Count) {
@@ -121,6 +172,53 @@ TEST(PipelineTest, LookupFollowsTheReference) {
   const auto pipeline = odm::pipeline<Order>().lookup<&Order::customer, &OrderWithCustomer::buyer>();
   expect_stages(pipeline, R"([{"$lookup": {"from": "customers", "localField": "customer", "foreignField": "_id",
                                            "as": "buyer"}}])");
+}
+
+TEST(PipelineTest, UnwindOfALookupPassesTheTargetOn) {
+  const auto pipeline = odm::pipeline<Order>()
+                            .lookup<&Order::customer, &OrderWithCustomer::buyer>()
+                            .unwind<&OrderAndCustomer::buyer>()
+                            .sort(odm::sort(odm::asc(&OrderAndCustomer::id)));
+  static_assert(std::is_same_v<decltype(pipeline)::output_type, OrderAndCustomer>);
+  expect_stages(pipeline, R"([{"$lookup": {"from": "customers", "localField": "customer", "foreignField": "_id",
+                                           "as": "buyer"}}, {"$unwind": "$buyer"}, {"$sort": {"_id": 1}}])");
+  // The unwound customer is a top-level Customer document: `id` is `_id`.
+  const auto read = odm::from_json<OrderAndCustomer>(R"({"_id": 1, "buyer": {"_id": "c1", "name": "Ada"}})");
+  EXPECT_EQ(read.buyer.id, "c1");
+  EXPECT_EQ(read.buyer.name, "Ada");
+}
+
+TEST(PipelineTest, FacetRunsSubPipelinesOverTheSameDocuments) {
+  const auto pipeline =
+      odm::pipeline<Order>()
+          .match(field(&Order::status) == "paid")
+          .facet<OrdersReport>(
+              agg::facet<&OrdersReport::overall>(odm::pipeline<Order>().group<GrandTotal>(
+                  agg::count<&GrandTotal::orders>(), agg::sum<&GrandTotal::items>(field(&Order::items)))),
+              agg::facet<&OrdersReport::counted>(odm::pipeline<Order>().count<&Counted::orders>()),
+              agg::facet<&OrdersReport::biggest>(
+                  odm::pipeline<Order>().sort(odm::sort(odm::desc(&Order::items))).limit(1).project<OrderSummary>()));
+  static_assert(std::is_same_v<decltype(pipeline)::output_type, OrdersReport>);
+  expect_stages(pipeline, R"([{"$match": {"status": "paid"}}, {"$facet": {
+      "overall": [{"$group": {"_id": null, "orders": {"$sum": 1},
+                              "items": {"$sum": {"$ifNull": ["$items", {"$numberLong": "0"}]}}}}],
+      "counted": [{"$count": "orders"}],
+      "biggest": [{"$sort": {"items": -1}}, {"$limit": {"$numberLong": "1"}},
+                  {"$project": {"_id": 1, "status": 1, "items": 1}}]}}])");
+}
+
+TEST(PipelineTest, FacetRefusesStagesMongoDBDoesNotRunInside) {
+  try {
+    (void)odm::pipeline<Order>().facet<OrdersReport>(
+        agg::facet<&OrdersReport::overall>(
+            odm::pipeline<Order>().stage<GrandTotal>(odm::Document::from_json(R"({"$out": "elsewhere"})"))),
+        agg::facet<&OrdersReport::counted>(odm::pipeline<Order>().count<&Counted::orders>()),
+        agg::facet<&OrdersReport::biggest>(odm::pipeline<Order>().project<OrderSummary>()));
+    FAIL() << "a $facet holding $out was built";
+  } catch (const odm::ValueError& error) {
+    EXPECT_NE(std::string(error.what()).find("$out"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("overall"), std::string::npos) << error.what();
+  }
 }
 
 TEST(PipelineTest, RawStageInTheChain) {

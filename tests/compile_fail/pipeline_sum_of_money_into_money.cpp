@@ -1,5 +1,5 @@
 // expect: odm: the member a $sum fills has the wrong type
-// A sum of Money amounts is a Decimal (the group may mix currencies; group by currency for a Money).
+// A sum of Money amounts is a Decimal, not a Money.
 #include "pipeline_models.hpp"
 
 namespace agg = odm::agg;
@@ -18,6 +18,6 @@ using Result = AsDecimal;
 #endif
 
 int main() {
-  auto p = odm::pipeline<cf::Sale>().group<Result>(agg::sum<&Result::spent>(odm::field(&cf::Sale::total)));
+  auto p = odm::pipeline<cf::Sale>().group<Result>(agg::sum<&Result::spent>(agg::amount(odm::field(&cf::Sale::total))));
   return p.size() == 1 ? 0 : 1;
 }

@@ -83,6 +83,17 @@ struct sum_of<Money> {
 template <class V>
 struct sum_of<std::optional<V>> : sum_of<V> {};
 
+/// The zero a typed `$sum` starts from, in the type of the member it fills: MongoDB's sum
+/// of a group without a number is the int32 0, which a Decimal or double member could not
+/// read, so each value is `{$ifNull: ["$f", zero]}` (an absent or null value adds that
+/// zero, and the sum keeps the declared type).
+enum class SumZero : std::uint8_t { none, int64, float64, decimal };
+template <class R>
+inline constexpr SumZero sum_zero = std::is_same_v<R, std::int64_t> ? SumZero::int64
+                                    : std::is_same_v<R, double>     ? SumZero::float64
+                                    : std::is_same_v<R, Decimal>    ? SumZero::decimal
+                                                                    : SumZero::none;
+
 template <class V>
 struct avg_of {
   using type = std::conditional_t<std::is_void_v<typename sum_of<V>::type>, void,
@@ -98,9 +109,12 @@ enum class Accumulate : std::uint8_t { sum, avg, min, max, first, last, push, ad
 
 /// One accumulator: fills the member Into of the group's result struct from a field of
 /// the documents of Scope (the group's input). Made by agg::sum, agg::avg, ...
-template <auto Into, class Scope>
+/// OfMoney: a $sum or $avg of an odm::Money's amounts, which only mean something per
+/// currency, so its $group must be keyed by that Money's currency (agg::currency).
+template <auto Into, class Scope, bool OfMoney = false>
 struct Accumulator {
   static constexpr auto into = Into;
+  static constexpr bool of_money = OfMoney;
   using scope_type = Scope;
   Accumulate op;
   detail::PathNames source;
@@ -151,7 +165,7 @@ consteval void check_accumulator() {
 }  // namespace detail_checks
 
 template <Accumulate Op, auto Into, class S, class V, bool A>
-Accumulator<Into, S> accumulate(const Path<S, V, A, false>& path) {
+auto accumulate(const Path<S, V, A, false>& path) {
   static_assert(std::is_member_object_pointer_v<decltype(Into)>,
                 "odm: an accumulator names the member of the $group's result struct it fills: "
                 "odm::agg::sum<&Result::member>(odm::field(&Input::member))");
@@ -160,52 +174,56 @@ Accumulator<Into, S> accumulate(const Path<S, V, A, false>& path) {
   detail_checks::check_accumulator<Op, Into, V>();
   odm::detail::PathNames names = path.names();
   // A Money is {value, currency}: its sum and average are those of its amount.
-  if constexpr (std::is_same_v<odm::detail::strip_optional_t<V>, Money> &&
-                (Op == Accumulate::sum || Op == Accumulate::avg))
-    names.push("value");
-  return {Op, names};
+  constexpr bool of_money = std::is_same_v<odm::detail::strip_optional_t<V>, Money> &&
+                            (Op == Accumulate::sum || Op == Accumulate::avg);
+  if constexpr (of_money) names.push("value");
+  return Accumulator<Into, S, of_money>{Op, names};
 }
 
 /// `{$sum: "$f"}` into Into: std::int64_t for int32/int64 fields, double for doubles,
-/// odm::Decimal for odm::Decimal and odm::Money (exact, Decimal128 on the server).
+/// odm::Decimal for odm::Decimal and odm::Money (exact, Decimal128 on the server). Written
+/// `{$sum: {$ifNull: ["$f", 0]}}` with the zero of Into's type (see detail::SumZero). The
+/// sum or average of a Money needs a $group keyed by its currency (agg::currency): MongoDB
+/// would add amounts of different currencies. agg::amount(money) states that the amounts
+/// share one currency.
 template <auto Into, class S, class V, bool A>
-Accumulator<Into, S> sum(const Path<S, V, A, false>& path) {
+auto sum(const Path<S, V, A, false>& path) {
   return accumulate<Accumulate::sum, Into>(path);
 }
 /// `{$avg: "$f"}`: double for integers and doubles, odm::Decimal for decimal amounts.
 template <auto Into, class S, class V, bool A>
-Accumulator<Into, S> avg(const Path<S, V, A, false>& path) {
+auto avg(const Path<S, V, A, false>& path) {
   return accumulate<Accumulate::avg, Into>(path);
 }
 /// `{$min: "$f"}`: the field's type (or std::optional of it).
 template <auto Into, class S, class V, bool A>
-Accumulator<Into, S> min(const Path<S, V, A, false>& path) {
+auto min(const Path<S, V, A, false>& path) {
   return accumulate<Accumulate::min, Into>(path);
 }
 /// `{$max: "$f"}`.
 template <auto Into, class S, class V, bool A>
-Accumulator<Into, S> max(const Path<S, V, A, false>& path) {
+auto max(const Path<S, V, A, false>& path) {
   return accumulate<Accumulate::max, Into>(path);
 }
 /// `{$first: "$f"}`: the value in the first document of the group (in the order a $sort
 /// before the $group gave).
 template <auto Into, class S, class V, bool A>
-Accumulator<Into, S> first(const Path<S, V, A, false>& path) {
+auto first(const Path<S, V, A, false>& path) {
   return accumulate<Accumulate::first, Into>(path);
 }
 /// `{$last: "$f"}`.
 template <auto Into, class S, class V, bool A>
-Accumulator<Into, S> last(const Path<S, V, A, false>& path) {
+auto last(const Path<S, V, A, false>& path) {
   return accumulate<Accumulate::last, Into>(path);
 }
 /// `{$push: "$f"}`: a std::vector of every value.
 template <auto Into, class S, class V, bool A>
-Accumulator<Into, S> push(const Path<S, V, A, false>& path) {
+auto push(const Path<S, V, A, false>& path) {
   return accumulate<Accumulate::push, Into>(path);
 }
 /// `{$addToSet: "$f"}`: a std::vector of the distinct values, in no particular order.
 template <auto Into, class S, class V, bool A>
-Accumulator<Into, S> add_to_set(const Path<S, V, A, false>& path) {
+auto add_to_set(const Path<S, V, A, false>& path) {
   return accumulate<Accumulate::add_to_set, Into>(path);
 }
 /// `{$sum: 1}`: the number of documents in the group, a std::int64_t. (MongoDB 5.0's
@@ -218,13 +236,30 @@ Accumulator<Into, void> count() {
   return {Accumulate::count, {}};
 }
 
+/// The currency of a Money path (agg::currency): a std::string path that a group key
+/// made of it lets that Money be summed and averaged.
+template <class S, bool A>
+class CurrencyPath : public Path<S, std::string, A> {
+ public:
+  using Path<S, std::string, A>::Path;
+};
+
 /// One field of a compound group key: the member Into of the key struct, from a field.
-template <auto Into, class Scope>
+template <auto Into, class Scope, bool Currency = false>
 struct KeyPart {
   static constexpr auto into = Into;
   using scope_type = Scope;
   detail::PathNames source;
 };
+
+/// A key part that is the currency of a Money.
+template <auto Into, class S, bool A>
+KeyPart<Into, S, true> key(const CurrencyPath<S, A>& path) {
+  static_assert(std::is_same_v<odm::detail::into_type_t<Into>, std::string>,
+                "odm: a member of the group key struct filled by a currency is a std::string");
+  static_assert(!A, "odm: this field lies inside an array: $unwind the array before grouping by it");
+  return {path.names()};
+}
 
 template <auto Into, class S, class V, bool A>
 KeyPart<Into, S> key(const Path<S, V, A, false>& path) {
@@ -239,11 +274,12 @@ KeyPart<Into, S> key(const Path<S, V, A, false>& path) {
 
 /// The key of a $group: one field (`_id: "$f"`), or a struct of fields
 /// (`_id: {a: "$f", b: "$g"}`). Scope is the group's input; Value what the result's
-/// `id` member holds.
-template <class Scope, class Value, std::size_t Parts = 0>
+/// `id` member holds; Currency whether a Money's currency is part of it.
+template <class Scope, class Value, std::size_t Parts = 0, bool Currency = false>
 struct GroupKey {
   using scope_type = Scope;
   using value_type = Value;
+  static constexpr bool has_currency = Currency;
   /// One field (Parts 0): its path. A compound key: its parts, in the order given.
   detail::PathNames single;
   std::array<detail::KeyField, Parts> parts;
@@ -256,10 +292,18 @@ GroupKey<S, V> by(const Path<S, V, A, false>& path) {
   return {path.names(), {}};
 }
 
+/// Groups by a Money's currency: `_id: "$f.currency"`.
+template <class S, bool A>
+GroupKey<S, std::string, 0, true> by(const CurrencyPath<S, A>& path) {
+  static_assert(!A, "odm: this field lies inside an array: $unwind the array before grouping by it");
+  return {path.names(), {}};
+}
+
 /// Groups by several fields: `_id: {a: "$f", b: "$g"}`, read into the key struct K (the
 /// type of the result's `id`); each member of K is filled by exactly one part.
-template <auto First, class S, auto... More>
-GroupKey<S, odm::detail::into_model_t<First>, sizeof...(More) + 1> by(const KeyPart<First, S>& first, const KeyPart<More, S>&... more) {
+template <auto First, class S, bool C, auto... More, bool... Cs>
+GroupKey<S, odm::detail::into_model_t<First>, sizeof...(More) + 1, (C || ... || Cs)> by(
+    const KeyPart<First, S, C>& first, const KeyPart<More, S, Cs>&... more) {
   using K = odm::detail::into_model_t<First>;
   static_assert((std::is_same_v<K, odm::detail::into_model_t<More>> && ...),
                 "odm: every part of a group key fills a member of the same key struct");
@@ -279,19 +323,24 @@ GroupKey<S, odm::detail::into_model_t<First>, sizeof...(More) + 1> by(const KeyP
            odm::detail::KeyField{stored_names<K, false>[odm::detail::member_index(More)], more.source}...}};
 }
 
-/// The amount of a Money path: `total.value`, an odm::Decimal.
-template <class S, bool A>
-Path<S, Decimal, A> amount(const Path<S, Money, A, false>& path) {
+/// The amount of a Money path: `total.value`, an odm::Decimal (std::optional of it for an
+/// optional Money).
+template <class S, class M, bool A>
+  requires std::is_same_v<odm::detail::strip_optional_t<M>, Money>
+auto amount(const Path<S, M, A, false>& path) {
+  using Amount = std::conditional_t<std::is_same_v<M, Money>, Decimal, std::optional<Decimal>>;
   odm::detail::PathNames names = path.names();
   names.push("value");
-  return Path<S, Decimal, A>(names);
+  return Path<S, Amount, A>(names);
 }
-/// The currency of a Money path: `total.currency`, a std::string.
-template <class S, bool A>
-Path<S, std::string, A> currency(const Path<S, Money, A, false>& path) {
+/// The currency of a Money path: `total.currency`, a std::string (a key by it lets the
+/// $group sum and average that Money).
+template <class S, class M, bool A>
+  requires std::is_same_v<odm::detail::strip_optional_t<M>, Money>
+CurrencyPath<S, A> currency(const Path<S, M, A, false>& path) {
   odm::detail::PathNames names = path.names();
   names.push("currency");
-  return Path<S, std::string, A>(names);
+  return CurrencyPath<S, A>(names);
 }
 
 /// One computed field of a `$set` / `$addFields`: the member Into of the output struct,

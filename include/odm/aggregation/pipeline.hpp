@@ -16,13 +16,19 @@
 //   match(Filter<Out>)  sort(Sort<Out>)  limit(n)  skip(n)                    -> Out
 //   project<R>()                  R's fields, as odm::projection<Out, R>()    -> R
 //   unwind<&R::m>()               Out's array `m`, one document per element;
-//                                 R::m is the element type                    -> R
+//                                 R::m is the element type (odm::JoinedOne<T>
+//                                 for the odm::Joined<T> of a lookup)         -> R
+//   unwind<&R::m, &R::i>()        ... and i, the element's index (int64)      -> R
+//   unwind_preserving<&R::m>()    preserveNullAndEmptyArrays: R::m optional   -> R
 //   group<R>(key, accumulators...) / group<R>(accumulators...) (_id: null)    -> R
 //   count<&R::n>()                {n: number of documents}                    -> R
 //   set<R>(assignments...)  add_fields<R>(...)  Out's fields plus computed     -> R
 //   lookup<&Out::ref, &R::joined>()  the documents a Ref/RefMany member points
 //                                 to, from the target model's collection, in
 //                                 R::joined, an odm::Joined<Target>           -> R
+//   facet<R>(agg::facet<&R::a>(sub-pipeline), ...)  sub-pipelines over the same
+//                                 documents; R's members are odm::Documents<
+//                                 each sub-pipeline's output>                 -> R
 //   stage<R>(Document)            a stage written by hand: nothing is checked -> R
 // A member of R that a stage does not compute must be a member of Out with the same
 // name, type and stored name (it is carried through); anything else is a compile error
@@ -50,6 +56,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace odm {
 namespace detail {
@@ -84,6 +91,21 @@ class StageList {
  private:
   Document stages_;
   std::uint32_t count_ = 0;
+};
+
+/// The type of one element of an array member (void if it is not an array): a joined
+/// document of a $lookup stays a top-level document of its model (odm::JoinedOne).
+template <class Array>
+struct unwound {
+  using type = void;
+};
+template <class E, class A>
+struct unwound<std::vector<E, A>> {
+  using type = E;
+};
+template <class T>
+struct unwound<Joined<T>> {
+  using type = JoinedOne<T>;
 };
 
 /// The index of R's member stored as `name` at the top level, or member_count<R>.
@@ -139,12 +161,18 @@ consteval void check_carried() {
 
 template <class T>
 inline constexpr bool is_accumulator = false;
-template <auto Into, class S>
-inline constexpr bool is_accumulator<agg::Accumulator<Into, S>> = true;
+template <auto Into, class S, bool M>
+inline constexpr bool is_accumulator<agg::Accumulator<Into, S, M>> = true;
 
-/// Checks a $group into R over documents of In, keyed by a Key (void: `_id: null`).
-template <class In, class R, class Key, class... Acc>
+/// Checks a $group into R over documents of In, keyed by a Key (void: `_id: null`), which
+/// holds a Money's currency if Currency.
+template <class In, class R, class Key, bool Currency, class... Acc>
 consteval void check_group() {
+  static_assert(Currency || !(Acc::of_money || ...),
+                "odm: a $sum or $avg of odm::Money would add amounts of different currencies: group by the "
+                "currency too (odm::agg::by(..., odm::agg::key<&Key::currency>(odm::agg::currency(odm::field(...)))) "
+                "or odm::agg::by(odm::agg::currency(...))), or sum odm::agg::amount(...) if every amount has the "
+                "same currency");
   static_assert(reflectable<R>, "odm: a $group's result type is a plain struct (an aggregate)");
   static_assert(((std::is_same_v<typename Acc::scope_type, In> || std::is_void_v<typename Acc::scope_type>) && ...),
                 "odm: an accumulator reads a field of another struct than the documents this $group receives (the "
@@ -176,9 +204,31 @@ consteval void check_group() {
 
 /// Writes `{_id: key, member: {$op: "$f"}, ...}` into the open $group stage document.
 void append_group_key(bson_t* group, const PathNames* single, std::span<const KeyField> parts);
-void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op, const PathNames& source);
+void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op, const PathNames& source,
+                        SumZero zero);
+/// `{$unwind: "$path"}`, or with an index member or preserving, the document form.
+void append_unwind(StageList& stages, std::string_view path, std::string_view index, bool preserve);
+/// Throws odm::ValueError unless the key (`single`, or one of `parts`) holds the currency
+/// of the Money whose amount is `amount` (`total.value`: `total.currency`).
+void check_currency_in_key(const PathNames& amount, const PathNames* single, std::span<const KeyField> parts);
 void append_assignment(bson_t* set, std::string_view into, const std::string& reference, const Document& literal);
 
+}  // namespace detail
+
+namespace agg {
+template <auto Into, class In, class Out>
+struct Facet;
+}  // namespace agg
+
+namespace detail {
+template <class T>
+inline constexpr bool is_facet = false;
+template <auto Into, class In, class Out>
+inline constexpr bool is_facet<agg::Facet<Into, In, Out>> = true;
+
+/// Appends `name: [stages]` to the open $facet document. Throws odm::ValueError for a
+/// stage MongoDB refuses inside a facet ($facet, $out, $merge, ...), naming it.
+void append_facet(bson_t* facets, std::string_view name, const Document& stages);
 }  // namespace detail
 
 /// A pipeline over the documents of In whose stages so far pass on documents of Out.
@@ -261,56 +311,58 @@ class Pipeline {
 
   /// `{$unwind: "$m"}`: one document per element of Out's array member `m`, which R
   /// declares with the element's type (`&R::m`); R's other members are carried through.
-  /// Documents whose array is empty or missing pass on nothing, as in MongoDB.
-  template <auto Element>
+  /// Documents whose array is empty or missing pass on nothing, as in MongoDB. With
+  /// Index (`&R::i`, a std::int64_t): `{$unwind: {path: "$m", includeArrayIndex: "i"}}`,
+  /// the element's position in the array.
+  template <auto Element, auto Index = nullptr>
   Pipeline<In, detail::into_model_t<Element>> unwind() && {
-    using R = detail::into_model_t<Element>;
-    constexpr std::size_t r = detail::member_index(Element);
-    constexpr std::size_t j = detail::member_named<Out>(detail::member_names<R>[r]);
-    static_assert(j < detail::member_count<Out>,
-                  "odm: $unwind names the member of the output struct that holds one element; the documents this "
-                  "stage receives need an array member of the same name");
-    if constexpr (j < detail::member_count<Out>) {
-      using Array = boost::pfr::tuple_element_t<j, Out>;
-      static_assert(detail::is_std_vector<Array>::value, "odm: $unwind takes an array member (a std::vector)");
-      if constexpr (detail::is_std_vector<Array>::value)
-        static_assert(detail::projectable<detail::into_type_t<Element>, typename Array::value_type>,
-                      "odm: the member $unwind fills holds one element of the array: declare it with the array's "
-                      "element type");
-      static_assert(stored_names<R>[r] == stored_names<Out>[j],
-                    "odm: the member $unwind fills is stored under another name than the array it unwinds");
-    }
-    detail::check_carried<Out, R, std::array<std::size_t, 1>{r}>();
-    stages_.add_string("$unwind", "$" + std::string(stored_names<R>[r]));
-    return Pipeline<In, R>(std::move(stages_));
+    write_unwind<Element, Index, false>();
+    return Pipeline<In, detail::into_model_t<Element>>(std::move(stages_));
   }
-  template <auto Element>
+  template <auto Element, auto Index = nullptr>
   Pipeline<In, detail::into_model_t<Element>> unwind() const& {
-    return Pipeline(*this).template unwind<Element>();
+    return Pipeline(*this).template unwind<Element, Index>();
+  }
+  /// `{$unwind: {path: "$m", preserveNullAndEmptyArrays: true}}`: as unwind, but a document
+  /// whose array is empty, null or missing passes on once without it, so R declares `m`
+  /// as std::optional of the element type (and Index, if given, std::optional<std::int64_t>).
+  template <auto Element, auto Index = nullptr>
+  Pipeline<In, detail::into_model_t<Element>> unwind_preserving() && {
+    write_unwind<Element, Index, true>();
+    return Pipeline<In, detail::into_model_t<Element>>(std::move(stages_));
+  }
+  template <auto Element, auto Index = nullptr>
+  Pipeline<In, detail::into_model_t<Element>> unwind_preserving() const& {
+    return Pipeline(*this).template unwind_preserving<Element, Index>();
   }
 
   /// `{$group: {_id: key, ...accumulators}}` into R (aggregation/group.hpp): R's `id`
   /// holds the key, and each other member is filled by exactly one accumulator.
-  template <class R, class S, class K, std::size_t N, class... Acc>
+  template <class R, class S, class K, std::size_t N, bool C, class... Acc>
     requires(detail::is_accumulator<Acc> && ...)
-  Pipeline<In, R> group(const agg::GroupKey<S, K, N>& key, const Acc&... accumulators) && {
+  Pipeline<In, R> group(const agg::GroupKey<S, K, N, C>& key, const Acc&... accumulators) && {
     static_assert(std::is_same_v<S, Out>,
                   "odm: this $group's key is a field of another struct than the documents this stage receives (the "
                   "output of the stage before); build it from that struct's members");
-    detail::check_group<Out, R, K, Acc...>();
-    write_group(N == 0 ? &key.single : nullptr, key.parts, accumulators...);
+    detail::check_group<Out, R, K, C, Acc...>();
+    const detail::PathNames* single = N == 0 ? &key.single : nullptr;
+    if constexpr ((Acc::of_money || ...))
+      ([&] {
+        if constexpr (Acc::of_money) detail::check_currency_in_key(accumulators.source, single, key.parts);
+      }(), ...);
+    write_group(single, key.parts, accumulators...);
     return Pipeline<In, R>(std::move(stages_));
   }
-  template <class R, class S, class K, std::size_t N, class... Acc>
+  template <class R, class S, class K, std::size_t N, bool C, class... Acc>
     requires(detail::is_accumulator<Acc> && ...)
-  Pipeline<In, R> group(const agg::GroupKey<S, K, N>& key, const Acc&... accumulators) const& {
+  Pipeline<In, R> group(const agg::GroupKey<S, K, N, C>& key, const Acc&... accumulators) const& {
     return Pipeline(*this).template group<R>(key, accumulators...);
   }
   /// `{$group: {_id: null, ...}}`: one group of every document (none if no document).
   template <class R, class... Acc>
     requires(detail::is_accumulator<Acc> && ...)
   Pipeline<In, R> group(const Acc&... accumulators) && {
-    detail::check_group<Out, R, void, Acc...>();
+    detail::check_group<Out, R, void, false, Acc...>();
     write_group(nullptr, {}, accumulators...);
     return Pipeline<In, R>(std::move(stages_));
   }
@@ -393,6 +445,39 @@ class Pipeline {
     return Pipeline(*this).template lookup<Reference, As>();
   }
 
+  /// `{$facet: {a: [...], b: [...]}}`: several sub-pipelines over the same documents (what
+  /// this stage receives), each made with odm::pipeline<Out>() and given to
+  /// odm::agg::facet<&R::a>(...); passes on one document R whose members are the facets'
+  /// results, each an odm::Documents<X> (a std::vector), X its sub-pipeline's output.
+  template <class R, class... Fs>
+    requires(sizeof...(Fs) > 0 && (detail::is_facet<Fs> && ...))
+  Pipeline<In, R> facet(const Fs&... facets) && {
+    static_assert(reflectable<R>, "odm: a $facet's output type is a plain struct (an aggregate)");
+    static_assert((std::is_same_v<typename Fs::input_type, Out> && ...),
+                  "odm: a facet's sub-pipeline reads the documents this $facet receives (the output of the stage "
+                  "before): start it with odm::pipeline<That>()");
+    static_assert((std::is_same_v<detail::into_model_t<Fs::into>, R> && ...),
+                  "odm: a facet fills a member of another struct than the $facet's output struct");
+    static_assert((std::is_same_v<detail::into_type_t<Fs::into>, Documents<typename Fs::output_type>> && ...),
+                  "odm: the member a facet fills holds its sub-pipeline's results: declare it odm::Documents<Out>, "
+                  "Out being the struct the sub-pipeline's last stage passes on (read as a cursor of Out reads)");
+    constexpr std::array<std::size_t, sizeof...(Fs)> filled{detail::member_index(Fs::into)...};
+    static_assert(detail::all_distinct(filled), "odm: two facets fill the same member of the output struct");
+    static_assert(sizeof...(Fs) == detail::member_count<R>,
+                  "odm: every member of a $facet's output struct is filled by one odm::agg::facet<&R::member>(...)");
+    stages_.add("$facet", [&](bson_t* stage, std::string_view op) {
+      detail::ChildWriter body(stage, op);
+      (detail::append_facet(body.get(), stored_names<R>[detail::member_index(Fs::into)], facets.stages), ...);
+      body.close();
+    });
+    return Pipeline<In, R>(std::move(stages_));
+  }
+  template <class R, class... Fs>
+    requires(sizeof...(Fs) > 0 && (detail::is_facet<Fs> && ...))
+  Pipeline<In, R> facet(const Fs&... facets) const& {
+    return Pipeline(*this).template facet<R>(facets...);
+  }
+
   /// The escape hatch: a stage written by hand (`{$bucket: {...}}`), whose output the
   /// caller states as R (odm::Document to read it untyped). Nothing in it is checked but
   /// its shape: one field named `$stage` (else odm::ValueError).
@@ -424,10 +509,55 @@ class Pipeline {
       detail::ChildWriter group(stage, op);
       detail::append_group_key(group.get(), single, parts);
       (detail::append_accumulator(group.get(), stored_names<detail::into_model_t<Acc::into>>[detail::member_index(Acc::into)],
-                                  accumulators.op, accumulators.source),
+                                  accumulators.op, accumulators.source,
+                                  detail::sum_zero<detail::into_type_t<Acc::into>>),
        ...);
       group.close();
     });
+  }
+
+  template <auto Element, auto Index, bool Preserve>
+  void write_unwind() {
+    using R = detail::into_model_t<Element>;
+    using Member = detail::into_type_t<Element>;
+    constexpr std::size_t r = detail::member_index(Element);
+    constexpr std::size_t j = detail::member_named<Out>(detail::member_names<R>[r]);
+    static_assert(j < detail::member_count<Out>,
+                  "odm: $unwind names the member of the output struct that holds one element; the documents this "
+                  "stage receives need an array member of the same name");
+    if constexpr (Preserve)
+      static_assert(detail::is_optional<Member>,
+                    "odm: unwind_preserving passes on documents without an element: declare the member it fills "
+                    "std::optional of the array's element type");
+    if constexpr (j < detail::member_count<Out>) {
+      using Array = boost::pfr::tuple_element_t<j, Out>;
+      using Unwound = typename detail::unwound<Array>::type;
+      static_assert(!std::is_void_v<Unwound>,
+                    "odm: $unwind takes an array member (a std::vector, or the odm::Joined<T> of a $lookup)");
+      if constexpr (!std::is_void_v<Unwound>)
+        static_assert(detail::projectable<std::conditional_t<Preserve, detail::strip_optional_t<Member>, Member>, Unwound>,
+                      "odm: the member $unwind fills holds one element of the array: declare it with the array's "
+                      "element type (odm::JoinedOne<T> for an odm::Joined<T>)");
+      static_assert(stored_names<R>[r] == stored_names<Out>[j],
+                    "odm: the member $unwind fills is stored under another name than the array it unwinds");
+    }
+    constexpr bool indexed = !std::is_same_v<decltype(Index), std::nullptr_t>;
+    if constexpr (indexed) {
+      static_assert(std::is_same_v<detail::into_model_t<Index>, R>,
+                    "odm: includeArrayIndex names a member of the same output struct as the element");
+      static_assert(std::is_same_v<detail::into_type_t<Index>,
+                                   std::conditional_t<Preserve, std::optional<std::int64_t>, std::int64_t>>,
+                    "odm: includeArrayIndex fills a std::int64_t (MongoDB's index is a long), std::optional of it "
+                    "with unwind_preserving (null for a document without an element)");
+      constexpr std::array<std::size_t, 2> computed{r, detail::member_index(Index)};
+      static_assert(computed[0] != computed[1], "odm: includeArrayIndex names another member than the element");
+      detail::check_carried<Out, R, computed>();
+    } else {
+      detail::check_carried<Out, R, std::array<std::size_t, 1>{r}>();
+    }
+    std::string_view index_name;
+    if constexpr (indexed) index_name = stored_names<R>[detail::member_index(Index)];
+    detail::append_unwind(stages_, stored_names<R>[r], index_name, Preserve);
   }
 
   template <class R, class... As>
@@ -452,6 +582,29 @@ class Pipeline {
 
   detail::StageList stages_;
 };
+
+namespace agg {
+
+/// One facet of a $facet stage: the sub-pipeline `stages`, over the documents the $facet
+/// receives (In), whose results fill the member Into (an odm::Documents<Out>).
+template <auto Into, class In, class Out>
+struct Facet {
+  static constexpr auto into = Into;
+  using input_type = In;
+  using output_type = Out;
+  Document stages;
+};
+
+/// odm::agg::facet<&Report::by_customer>(odm::pipeline<Order>().group<...>(...)).
+template <auto Into, class In, class Out>
+Facet<Into, In, Out> facet(const Pipeline<In, Out>& sub) {
+  static_assert(std::is_member_object_pointer_v<decltype(Into)>,
+                "odm: a facet names the member of the $facet's output struct it fills: "
+                "odm::agg::facet<&Result::member>(odm::pipeline<Input>()...)");
+  return {Document(sub.bson())};
+}
+
+}  // namespace agg
 
 /// An empty pipeline over the documents of T: odm::pipeline<Order>().match(...)...
 template <class T>
