@@ -95,6 +95,7 @@ class Path {
                   "odm: the member after '/' belongs to a different struct than the one this field holds");
     detail::PathNames next = names_;
     next.push(stored_names<C, false>[detail::member_index(member)]);
+    next.may_be_unset = detail::absent_decodes<C>[detail::member_index(member)];
     if (next.depth == 1) next.first_nested = next.names[0];
     return Path<Scope, detail::query_view_t<M>, ThroughArray || detail::is_array_field<Value>, Positional>(next);
   }
@@ -230,14 +231,16 @@ class Path {
   Update<Scope> set_on_insert(const X& value) const {
     return assign("$setOnInsert", value);
   }
-  /// {$unset: {f: ""}}; only for fields that may be absent (std::optional).
-  Update<Scope> unset() const {
-    static_assert(may_be_absent<Value>,
-                  "odm: unset applies only to a field that may be absent (std::optional); unsetting a required "
-                  "field would leave a document odm cannot decode");
-    return update("$unset", [](bson_t* doc, std::string_view key) {
-      detail::check_append(bson_append_utf8(doc, key.data(), detail::key_length(key), "", 0));
-    });
+  /// {$unset: {f: ""}}; only for a field the member table says may be absent (a
+  /// std::optional, a ParentRef, a member with odm::defaulted; not one with odm::required).
+  /// Checked where the path is written, so call it on the path itself:
+  /// `odm::field(&Book::note).unset()` (or on a constexpr path).
+  consteval Unset<Scope> unset() const {
+    check_updatable();
+    if (!names_.may_be_unset)
+      throw "odm: unset applies only to a field that may be absent (std::optional, or a member with odm::defaulted); "
+            "unsetting a required field would leave a document odm cannot decode";
+    return Unset<Scope>(names_);
   }
   /// {$inc: {f: n}}; numeric fields only.
   template <class X>
@@ -457,6 +460,7 @@ class Path {
   consteval Path<Scope, detail::element_t<Value>, ThroughArray, true> positional_step(std::string_view step) const {
     detail::PathNames next = names_;
     next.push(step);
+    next.may_be_unset = may_be_absent<detail::element_t<Value>>;  // $unset nulls an element
     return Path<Scope, detail::element_t<Value>, ThroughArray, true>(next);
   }
 

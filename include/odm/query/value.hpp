@@ -231,6 +231,9 @@ struct PathNames {
   std::array<std::string_view, max_path_depth> names{};
   std::string_view first_nested{};
   std::size_t depth = 0;
+  /// Whether the member table says the field's document decodes without it (an optional,
+  /// a ParentRef, odm::defaulted; not odm::required): what `$unset` may remove.
+  bool may_be_unset = false;
 
   constexpr void push(std::string_view name) {
     if (depth == max_path_depth) throw "odm: a typed path is at most odm::max_path_depth (8) fields deep";
@@ -241,11 +244,22 @@ struct PathNames {
   std::string dotted(bool nested = false) const;  // query.cpp
 };
 
+/// Per member of T, whether a document of T without the member's field decodes (its
+/// `when_absent` in the member table).
+template <class T>
+inline constexpr auto absent_decodes = [] {
+  std::array<bool, members<T>::size> decodes{};
+  members<T>::for_each(
+      [&](auto member) { decodes[decltype(member)::index] = decltype(member)::when_absent == Absent::initial_value; });
+  return decodes;
+}();
+
 template <class T>
 consteval PathNames root_names_at(std::size_t index) {
   PathNames names;
   names.push(stored_names<T, true>[index]);
   names.first_nested = stored_names<T, false>[index];
+  names.may_be_unset = absent_decodes<T>[index];
   return names;
 }
 
