@@ -328,23 +328,23 @@ class Collection {
 
   /// The documents matching `filter`, decoded as R: T itself, a smaller struct whose
   /// fields are then the projection (only they travel from the server), or odm::Document.
-  template <cursor_value R = T>
-  Cursor<R> find(const Filter<T>& filter = {}, FindOptions<T> options = {}) const {
-    return find_in<R>(nullptr, filter, std::move(options));
+  template <cursor_value R = T, class Reads = T>
+  Cursor<R> find(const Filter<T>& filter = {}, FindOptions<T, Reads> options = {}) const {
+    return find_in<R>(nullptr, filter, untyped<R>(std::move(options)));
   }
-  template <cursor_value R = T>
-  Cursor<R> find(Session& session, const Filter<T>& filter = {}, FindOptions<T> options = {}) const {
-    return find_in<R>(session.state(), filter, std::move(options));
+  template <cursor_value R = T, class Reads = T>
+  Cursor<R> find(Session& session, const Filter<T>& filter = {}, FindOptions<T, Reads> options = {}) const {
+    return find_in<R>(session.state(), filter, untyped<R>(std::move(options)));
   }
 
   /// The first document matching `filter` (in the options' sort order), if any.
-  template <cursor_value R = T>
-  std::optional<R> find_one(const Filter<T>& filter = {}, FindOptions<T> options = {}) const {
-    return find_in<R>(nullptr, filter, std::move(options.limit(1))).next();
+  template <cursor_value R = T, class Reads = T>
+  std::optional<R> find_one(const Filter<T>& filter = {}, FindOptions<T, Reads> options = {}) const {
+    return find_in<R>(nullptr, filter, untyped<R>(std::move(options.limit(1)))).next();
   }
-  template <cursor_value R = T>
-  std::optional<R> find_one(Session& session, const Filter<T>& filter = {}, FindOptions<T> options = {}) const {
-    return find_in<R>(session.state(), filter, std::move(options.limit(1))).next();
+  template <cursor_value R = T, class Reads = T>
+  std::optional<R> find_one(Session& session, const Filter<T>& filter = {}, FindOptions<T, Reads> options = {}) const {
+    return find_in<R>(session.state(), filter, untyped<R>(std::move(options.limit(1)))).next();
   }
 
   /// The document with this id, if there is one.
@@ -562,11 +562,29 @@ class Collection {
     return {written.inserted, std::move(written.inserted_ids)};
   }
 
+  /// The options of a find decoding documents as R, once their projection is known to
+  /// leave what R reads.
+  template <class R, class Reads>
+  static FindOptions<T> untyped(FindOptions<T, Reads>&& options) {
+    static_assert(std::is_same_v<Reads, T> || std::is_same_v<R, Reads> || std::is_same_v<R, Document>,
+                  "odm: these FindOptions project onto fewer fields than the collection's model requires, so the "
+                  "documents would not decode as the model: read them as the projection's result type, "
+                  "find<Summary>(filter, options) (or find<odm::Document>), or let find<Summary>(filter) "
+                  "project onto Summary's fields itself");
+    if constexpr (std::is_same_v<Reads, T>) {
+      return std::move(options);
+    } else {
+      FindOptions<T> plain;
+      detail::OptionsAccess::mutable_spec(plain) = detail::OptionsAccess::spec(options);
+      return plain;
+    }
+  }
+
   template <class R>
   Cursor<R> find_in(detail::SessionState* session, const Filter<T>& filter, FindOptions<T> options) const {
     if constexpr (!std::same_as<R, T> && !std::same_as<R, Document>) {
       // Compile-time checked: every member of R is a member of T of the same type.
-      if (options.projection().empty()) options.projection(projection<T, R>());
+      if (options.projection().empty()) detail::OptionsAccess::mutable_spec(options).projection = projection<T, R>().bson();
     }
     return Cursor<R>(core_.find(session, filter.bson(), spec(options)), core_);
   }
