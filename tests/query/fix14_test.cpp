@@ -7,6 +7,9 @@
 #include <bson/bson.h>
 
 #include <cstdint>
+#include <optional>
+#include <type_traits>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -117,6 +120,48 @@ TEST(Fix14Filters, LoopsOfAndKeepTheImplicitAndForDistinctFields) {
     return all;
   }),
                odm::ValueError);  // $ne twice: MongoDB's operator form holds each operator once
+}
+
+// ---- unset() reads the member table ---------------------------------------------------
+
+struct Setting {
+  std::int32_t id = 0;
+  std::int32_t retries = 3;
+  std::optional<std::string> label;
+  struct odm_model {
+    static constexpr auto fields = odm::fields(odm::defaulted(&Setting::retries), odm::rename(&Setting::retries, "r"));
+  };
+};
+
+TEST(Fix14Updates, UnsetOfADefaultedMemberIsAllowedAndDecodes) {
+  // odm::defaulted: a document without the field decodes to the initializer, so $unset
+  // leaves a document odm reads (the required case is tests/compile_fail/query_unset_*).
+  EXPECT_BSON(odm::Update<Setting>(field(&Setting::retries).unset()), R"({"$unset": {"r": ""}})");
+  EXPECT_BSON(field(&Setting::retries).unset() + field(&Setting::label).unset(), R"({"$unset": {"r": "", "label": ""}})");
+  odm::Update<Setting> both = field(&Setting::label).set("x");
+  both += field(&Setting::retries).unset();
+  EXPECT_BSON(both, R"({"$set": {"label": "x"}, "$unset": {"r": ""}})");
+  const auto read = odm::from_bson<Setting>(odm::Document::from_json(R"({"_id": 1})"));
+  EXPECT_EQ(read.retries, 3);
+}
+
+// ---- FindOptions keep the type a projection reads as ----------------------------------
+
+struct Summary {
+  std::string title;
+};
+
+TEST(Fix14Options, AProjectionOntoASummaryMakesOptionsThatReadTheSummary) {
+  using Projected = decltype(odm::FindOptions<Book>{}.limit(2).projection(odm::projection<Book, Summary>()));
+  static_assert(std::is_same_v<Projected, odm::FindOptions<Book, Summary>>);
+  // The setters keep it.
+  static_assert(std::is_same_v<decltype(std::declval<Projected&>().limit(1)), odm::FindOptions<Book, Summary>&>);
+  // A projection onto the model itself (or raw) still reads the model.
+  static_assert(std::is_same_v<decltype(odm::FindOptions<Book>{}.projection(odm::projection<Book, Book>())),
+                               odm::FindOptions<Book>>);
+  const auto options = odm::FindOptions<Book>{}.limit(2).projection(odm::projection<Book, Summary>());
+  EXPECT_EQ(options.projection().to_canonical_json(), canonical(R"({"title": 1, "_id": 0})"));
+  EXPECT_EQ(odm::detail::OptionsAccess::spec(options).limit.value_or(0), 2);
 }
 
 }  // namespace
