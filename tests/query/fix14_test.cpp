@@ -6,11 +6,13 @@
 
 #include <bson/bson.h>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
 #include <utility>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fix14_query {
@@ -120,6 +122,97 @@ TEST(Fix14Filters, LoopsOfAndKeepTheImplicitAndForDistinctFields) {
     return all;
   }),
                odm::ValueError);  // $ne twice: MongoDB's operator form holds each operator once
+}
+
+// ---- arrays are what the kind says, not std::vector -------------------------------------
+
+/// A user type stored as an array of doubles (its codec says so, and names the element).
+struct Polyline {
+  std::vector<double> points;
+};
+
+}  // namespace
+}  // namespace fix14_query
+
+template <>
+struct odm::codec<fix14_query::Polyline> {
+  using kind = odm::kinds::array<odm::kind_of<double>>;
+  using element_type = double;
+  static void encode(bson_t* parent, std::string_view key, const fix14_query::Polyline& line) {
+    odm::codec<std::vector<double>>::encode(parent, key, line.points);
+  }
+  static void decode(const bson_iter_t& it, fix14_query::Polyline& out) {
+    odm::codec<std::vector<double>>::decode(it, out.points);
+  }
+};
+
+namespace fix14_query {
+namespace {
+
+struct Leg {
+  std::string from;
+  std::int32_t km = 0;
+};
+
+struct Shop;
+struct Comment {
+  std::int32_t comment_id = 0;
+  odm::ParentRef<Shop> shop;
+  std::string author;
+  std::int32_t stars = 0;
+  struct odm_model {
+    static constexpr auto key = &Comment::comment_id;
+  };
+};
+
+struct Shop {
+  std::int32_t id = 0;
+  std::array<std::int32_t, 3> podium{};
+  std::array<Leg, 2> legs{};
+  std::optional<std::array<std::int32_t, 2>> pair;
+  odm::Subset<Comment, 3, &Comment::stars> top;
+  Polyline route;
+};
+
+TEST(Fix14Arrays, StdArrayTakesArrayConditions) {
+  static_assert(odm::detail::is_array_field<std::array<std::int32_t, 3>>);
+  EXPECT_BSON(field(&Shop::podium).size(3), R"({"podium": {"$size": 3}})");
+  EXPECT_BSON(field(&Shop::podium) == 7, R"({"podium": 7})");
+  EXPECT_BSON(field(&Shop::podium).all({1, 2}), R"({"podium": {"$all": [1, 2]}})");
+  EXPECT_BSON(field(&Shop::podium).in({4}), R"({"podium": {"$in": [4]}})");
+  EXPECT_BSON(field(&Shop::podium).elem_match([](auto p) { return p > 1 && p < 5; }),
+              R"({"podium": {"$elemMatch": {"$gt": 1, "$lt": 5}}})");
+  EXPECT_BSON(field(&Shop::pair).size(2), R"({"pair": {"$size": 2}})");
+  EXPECT_BSON(field(&Shop::legs) / &Leg::from == "Oslo", R"({"legs.from": "Oslo"})");
+  EXPECT_BSON(field(&Shop::legs).elem_match([](auto l) { return l / &Leg::km > 10; }),
+              R"({"legs": {"$elemMatch": {"km": {"$gt": 10}}}})");
+  EXPECT_BSON((field(&Shop::legs).matched() / &Leg::km).inc(1), R"({"$inc": {"legs.$.km": 1}})");
+  EXPECT_BSON(field(&Shop::podium).all_elements().inc(1), R"({"$inc": {"podium.$[]": 1}})");
+  EXPECT_BSON(odm::sort(odm::asc(field(&Shop::legs) / &Leg::km)), R"({"legs.km": 1})");
+}
+
+TEST(Fix14Arrays, SubsetTakesConditionsOnItsItems) {
+  static_assert(odm::detail::is_array_field<odm::Subset<Comment, 3, &Comment::stars>>);
+  EXPECT_BSON(field(&Shop::top).size(3), R"({"top": {"$size": 3}})");
+  EXPECT_BSON(field(&Shop::top).elem_match([](auto c) { return c / &Comment::stars >= 4 && c / &Comment::author == "a"; }),
+              R"({"top": {"$elemMatch": {"stars": {"$gte": 4}, "author": "a"}}})");
+  EXPECT_BSON(field(&Shop::top) / &Comment::author == "b", R"({"top.author": "b"})");
+  EXPECT_BSON((field(&Shop::top).matched() / &Comment::author).set("c"), R"({"$set": {"top.$.author": "c"}})");
+  // Element values (push, all, ==) are the odm::subset operations' to write
+  // (tests/compile_fail/query_push_into_subset.cpp).
+  static_assert(!odm::detail::comparable<odm::Subset<Comment, 3, &Comment::stars>, Comment>);
+}
+
+TEST(Fix14Arrays, UserCodecOfAnArrayKindTakesArrayConditions) {
+  static_assert(odm::detail::is_array_field<Polyline>);
+  static_assert(std::is_same_v<odm::detail::element_t<Polyline>, double>);
+  EXPECT_BSON(field(&Shop::route).size(4), R"({"route": {"$size": 4}})");
+  EXPECT_BSON(field(&Shop::route) == 2.5, R"({"route": 2.5})");
+  EXPECT_BSON(field(&Shop::route).all({1.0, 2.0}), R"({"route": {"$all": [1.0, 2.0]}})");
+  EXPECT_BSON(field(&Shop::route).elem_match([](auto p) { return p >= 1.0; }), R"({"route": {"$elemMatch": {"$gte": 1.0}}})");
+  EXPECT_BSON(field(&Shop::route).push(3.0), R"({"$push": {"route": 3.0}})");
+  EXPECT_BSON(field(&Shop::route).all_elements().mul(2.0), R"({"$mul": {"route.$[]": 2.0}})");
+  EXPECT_BSON(field(&Shop::route).pull([](auto p) { return p < 0.0; }), R"({"$pull": {"route": {"$lt": 0.0}}})");
 }
 
 // ---- unset() reads the member table ---------------------------------------------------

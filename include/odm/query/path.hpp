@@ -328,9 +328,18 @@ class Path {
                   "odm: the value's type does not match the field's type (an array field also takes one "
                   "element); convert the value to the member's type");
   }
+  /// An operator that writes element values of the array.
+  static constexpr void check_element_values() {
+    check_array<Value>();
+    static_assert(detail::writes_element_values<Value>,
+                  "odm: the items of an odm::Subset are written by the odm::subset operations (odm/join/subset.hpp), "
+                  "which keep the items' own collection in step; query them with size() and elem_match()");
+  }
   template <class V>
   static constexpr void check_array() {
-    static_assert(detail::is_array_field<V>, "odm: this operator applies only to array fields (std::vector)");
+    static_assert(detail::is_array_field<V>,
+                  "odm: this operator applies only to array fields (fields stored as arrays: std::vector, std::array, "
+                  "odm::Subset, or a type whose codec's kind is odm::kinds::array)");
   }
   static constexpr void check_updatable() {
     static_assert(!detail::is_element_scope<Scope>,
@@ -364,6 +373,7 @@ class Path {
 
   template <class R>
   Filter<Scope> listed(detail::ConditionOp op, const R& values) const {
+    if constexpr (detail::is_array_field<Value>) check_element_values();
     using Q = detail::query_value_t<Value>;
     static_assert(detail::accepts<Q, std::ranges::range_value_t<R>>,
                   "odm: the values' type does not match the field's type (for an array field: its elements' type)");
@@ -406,7 +416,7 @@ class Path {
 
   template <class X>
   Update<Scope> add_element(std::string_view op, const X& element) const {
-    check_array<Value>();
+    check_element_values();
     using E = detail::element_t<Value>;
     static_assert(detail::accepts<E, X>, "odm: the value's type does not match the array's element type");
     return update(op, [&](bson_t* doc, std::string_view key) { detail::append_value<E>(doc, key, element); });
@@ -414,7 +424,7 @@ class Path {
 
   template <class R>
   static Document element_array(const R& elements) {
-    check_array<Value>();
+    check_element_values();
     using E = detail::element_t<Value>;
     static_assert(detail::accepts<E, std::ranges::range_value_t<R>>,
                   "odm: the values' type does not match the array's element type");
