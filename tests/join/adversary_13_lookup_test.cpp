@@ -115,7 +115,7 @@ std::string oid(int n) {
 
 template <class R>
 std::string show_one(const R& reference) {
-  std::string out = odm::detail::describe_id(reference.raw_id());
+  std::string out = odm::detail::describe_id(odm::detail::Access::raw_id(reference));
   if (reference.is_loaded()) return out + "=" + reference->name;
   return out + (reference.is_dangling() ? "?" : "!");
 }

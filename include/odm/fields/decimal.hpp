@@ -155,6 +155,7 @@ class Decimal {
     return out;
   }
 
+ private:
   /// Reads a BID value into `out`. Returns nullptr, or "NaN"/"Infinity"/"-Infinity" for
   /// the values a Decimal cannot hold (then `out` is unchanged).
   static const char* decode_bid(const bson_decimal128_t& value, Decimal& out) noexcept {
@@ -184,6 +185,7 @@ class Decimal {
     out.negative_ = negative;
     return nullptr;
   }
+ public:
 
   // --- accessors -------------------------------------------------------------------
 

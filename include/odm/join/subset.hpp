@@ -264,7 +264,7 @@ Filter<typename Plan::item> item_filter(const typename Plan::item& item, std::st
   if (!parent.has_parent())
     throw ValueError("subset::" + std::string(operation) + ": the item's reference to its owner is null");
   Document filter;
-  odm::detail::encode_reference_id(filter.get_mutable(), Plan::parent_field, parent.raw_id());
+  odm::detail::encode_reference_id(filter.get_mutable(), Plan::parent_field, odm::detail::Access::raw_id(parent));
   codec<typename Plan::key_type>::encode(filter.get_mutable(), Plan::key_field, Plan::key_of(item));
   return Filter<typename Plan::item>::raw(std::move(filter));
 }

@@ -86,7 +86,7 @@ template <class T, Dangling P>
 std::optional<T> parent(const Collection<T>& collection, const T& node, ParentRef<T, P> T::*member) {
   const auto& ref = node.*member;
   if (!ref.has_parent()) return std::nullopt;
-  return collection.find_one(detail::trees::equals<T>("_id", ref.raw_id()));
+  return collection.find_one(detail::trees::equals<T>("_id", detail::Access::raw_id(ref)));
 }
 
 /// The direct children of `node`: `{parent: node._id}`.
