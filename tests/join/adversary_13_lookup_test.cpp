@@ -123,7 +123,7 @@ template <class R>
 std::string show_many(const R& references) {
   std::string out = "[";
   for (std::size_t i = 0; i < references.size(); ++i) {
-    out += (i ? ", " : "") + odm::detail::describe_id(references.raw_ids()[i]);
+    out += (i ? ", " : "") + odm::detail::describe_id(odm::detail::Access::raw_ids(references)[i]);
     try {
       out += "=" + references.at(i).name;
     } catch (const odm::NotLoadedError&) {

@@ -142,7 +142,7 @@ std::string many(const R& references) {
   std::string out = "[";
   for (std::size_t i = 0; i < references.size(); ++i) {
     if (i) out += ", ";
-    out += odm::detail::describe_id(references.raw_ids()[i]);
+    out += odm::detail::describe_id(odm::detail::Access::raw_ids(references)[i]);
     if (!references.is_loaded()) {
       out += "!";
       continue;

@@ -22,6 +22,7 @@
 #include <odm/bson/codec.hpp>
 #include <odm/bson/kind.hpp>
 #include <odm/error.hpp>
+#include <odm/model/access.hpp>
 
 #include <compare>
 #include <concepts>
@@ -156,6 +157,7 @@ class Decimal {
   }
 
  private:
+  friend struct detail::Access;
   /// Reads a BID value into `out`. Returns nullptr, or "NaN"/"Infinity"/"-Infinity" for
   /// the values a Decimal cannot hold (then `out` is unchanged).
   static const char* decode_bid(const bson_decimal128_t& value, Decimal& out) noexcept {

@@ -151,7 +151,7 @@ inline constexpr bool is_reference_to = [] {
 template <class M, class Fn>
 void for_each_reference_id(const M& reference, Fn&& fn) {
   if constexpr (relation_of<M>::many) {
-    for (const auto& id : reference.raw_ids()) fn(id);
+    for (const auto& id : detail::Access::raw_ids(reference)) fn(id);
   } else {
     if (!std::holds_alternative<std::monostate>(detail::Access::raw_id(reference))) fn(detail::Access::raw_id(reference));
   }
@@ -421,7 +421,7 @@ void assign_targets_in(JoinSet<T>& set, const Items& items, M T::*member, const 
       if constexpr (kind::many) {
         std::vector<std::shared_ptr<const Target>> resolved;
         resolved.reserve(reference.size());
-        for (const auto& id : reference.raw_ids()) resolved.push_back(target_of(id));
+        for (const auto& id : detail::Access::raw_ids(reference)) resolved.push_back(target_of(id));
         detail::Access::resolve(reference, std::move(resolved));
       } else {
         if (std::holds_alternative<std::monostate>(detail::Access::raw_id(reference))) return;  // a root: nothing to find

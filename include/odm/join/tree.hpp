@@ -128,7 +128,7 @@ std::vector<T> descendants(const Collection<T>& collection, const T& node, Paren
 template <class T, Dangling P>
 std::vector<T> children(const Collection<T>& collection, const T& node, RefMany<T, P> T::*member,
                         const JoinOptions& options = {}) {
-  return detail::trees::fetch_in_order(collection, (node.*member).raw_ids(), options);
+  return detail::trees::fetch_in_order(collection, detail::Access::raw_ids(node.*member), options);
 }
 
 /// The node whose child list contains `node`: `{children: node._id}` (a multikey match);
@@ -159,7 +159,7 @@ std::vector<T> descendants(const Collection<T>& collection, const T& node, RefMa
   detail::trees::IdSet visited{detail::trees::id_of_node(node)};
   std::vector<detail::trees::ReferenceId> level;
   const auto enqueue_children = [&](const T& parent_node) {
-    for (const auto& id : (parent_node.*member).raw_ids())
+    for (const auto& id : detail::Access::raw_ids(parent_node.*member))
       if (visited.insert(id).second) level.push_back(id);
   };
   enqueue_children(node);

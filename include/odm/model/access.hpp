@@ -41,6 +41,12 @@ struct Access {
   static void resolve(Reference& reference, typename Reference::resolved_targets targets) {
     reference.resolve(std::move(targets));
   }
+  /// Reads libbson's BID representation into a Decimal: nullptr, or the name of the value
+  /// a Decimal cannot hold.
+  template <class Decimal, class Bid>
+  static const char* decode_bid(const Bid& bid, Decimal& out) noexcept {
+    return Decimal::decode_bid(bid, out);
+  }
   /// Assigns a new ObjectId to the value's id when it is an unset ObjectId.
   template <class Collection, class T>
   static void assign_id_if_unset(T& value) {
