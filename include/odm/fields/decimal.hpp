@@ -301,7 +301,7 @@ struct codec<Decimal> {
     detail::expect_type(it, BSON_TYPE_DECIMAL128, "decimal");
     bson_decimal128_t bid;
     bson_iter_decimal128(&it, &bid);
-    if (const char* special = Decimal::decode_bid(bid, out)) [[unlikely]]
+    if (const char* special = detail::Access::decode_bid(bid, out)) [[unlikely]]
       throw DecodeError(std::string("expected a finite decimal, got ") + special);
   }
 };

@@ -300,6 +300,7 @@ class Path {
   Update<Scope> pull(const X& element_or_condition) const {
     check_updatable();
     check_array<Value>();
+    check_resizable();
     using E = detail::element_t<Value>;
     if constexpr (std::is_invocable_v<const X&, Element<E>>) {
       return detail::QueryAccess::make<Update<Scope>>(
@@ -334,6 +335,13 @@ class Path {
     static_assert(detail::writes_element_values<Value>,
                   "odm: the items of an odm::Subset are written by the odm::subset operations (odm/join/subset.hpp), "
                   "which keep the items' own collection in step; query them with size() and elem_match()");
+  }
+  /// An operator that adds or removes elements.
+  static constexpr void check_resizable() {
+    static_assert(!detail::is_fixed_size_array<Value>,
+                  "odm: this operator changes the number of elements, but the field is a std::array of a fixed "
+                  "length (a stored array of another length would not decode); set elements through a "
+                  "positional path, or use std::vector");
   }
   template <class V>
   static constexpr void check_array() {
@@ -417,6 +425,7 @@ class Path {
   template <class X>
   Update<Scope> add_element(std::string_view op, const X& element) const {
     check_element_values();
+    check_resizable();
     using E = detail::element_t<Value>;
     static_assert(detail::accepts<E, X>, "odm: the value's type does not match the array's element type");
     return update(op, [&](bson_t* doc, std::string_view key) { detail::append_value<E>(doc, key, element); });
@@ -425,6 +434,7 @@ class Path {
   template <class R>
   static Document element_array(const R& elements) {
     check_element_values();
+    check_resizable();
     using E = detail::element_t<Value>;
     static_assert(detail::accepts<E, std::ranges::range_value_t<R>>,
                   "odm: the values' type does not match the array's element type");
@@ -462,6 +472,7 @@ class Path {
 
   Update<Scope> pop(std::int32_t end) const {
     check_array<Value>();
+    check_resizable();
     return update("$pop", [&](bson_t* doc, std::string_view key) {
       detail::check_append(bson_append_int32(doc, key.data(), detail::key_length(key), end));
     });

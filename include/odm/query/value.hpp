@@ -117,6 +117,15 @@ using element_t = typename decltype(element_type_of<strip_optional_t<M>>())::typ
 template <class M>
 inline constexpr bool writes_element_values = relation_of<strip_optional_t<M>>::kind != Relationship::subset;
 
+/// Whether M holds exactly a fixed number of elements (std::array): an update that adds
+/// or removes elements would leave an array of another length, which does not decode.
+template <class M>
+inline constexpr bool is_fixed_size_array = false;
+template <class E, std::size_t N>
+inline constexpr bool is_fixed_size_array<std::array<E, N>> = true;
+template <class M>
+inline constexpr bool is_fixed_size_array<std::optional<M>> = is_fixed_size_array<M>;
+
 /// The type the element lists of array operators ($each, $pullAll) are written in; a
 /// placeholder for fields that are not arrays (those operators refuse them).
 struct not_an_array {};
