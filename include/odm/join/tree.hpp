@@ -23,8 +23,11 @@
 // makes a walk loop: `ancestors` throws odm::DataError, `descendants` visits each node once.
 
 #include <odm/join/join.hpp>
+#include <odm/query/expression.hpp>
 
 #include <optional>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -34,11 +37,13 @@ namespace odm::detail::trees {
 using odm::detail::ReferenceId;
 using IdSet = std::unordered_set<ReferenceId, odm::detail::ReferenceIdHash>;
 
+/// `{field: id}`, as the typed filters write an equality (the member pointer of a tree
+/// relation is a run-time value here, so the path is its stored name).
 template <class T>
 Filter<T> equals(std::string_view field, const ReferenceId& id) {
-  Document filter;
-  odm::detail::encode_reference_id(filter.get_mutable(), field, id);
-  return Filter<T>::raw(std::move(filter));
+  Document value;
+  odm::detail::encode_reference_id(value.get_mutable(), field, id);
+  return QueryAccess::make<Filter<T>>(condition_node(ConditionOp::eq, std::string(field), std::move(value)));
 }
 
 template <class T>
@@ -136,10 +141,9 @@ std::vector<T> children(const Collection<T>& collection, const T& node, RefMany<
 template <class T, Dangling P>
 std::optional<T> parent(const Collection<T>& collection, const T& node, RefMany<T, P> T::*member) {
   const std::string_view field = runtime_field_name(member);
-  Document by_id;
-  odm::detail::check_append(bson_append_int32(by_id.get_mutable(), "_id", 3, 1));
+  const auto by_id = detail::QueryAccess::make<Sort<T>>(detail::SortExpr{{{"_id", Direction::ascending}}, std::nullopt});
   return collection.find_one(detail::trees::equals<T>(field, detail::trees::id_of_node(node)),
-                             FindOptions<T>{}.sort(Sort<T>::raw(std::move(by_id))));
+                             FindOptions<T>{}.sort(by_id));
 }
 
 /// The parent, grandparent, ... up to the root, through the child lists: one
