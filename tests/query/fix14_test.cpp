@@ -194,6 +194,7 @@ TEST(Fix14Arrays, SubsetTakesConditionsOnItsItems) {
   // Element values (push, all, ==) are the odm::subset operations' to write
   // (tests/compile_fail/query_push_into_subset.cpp).
   static_assert(!odm::detail::comparable<odm::Subset<Comment, 3, &Comment::stars>, Comment>);
+  static_assert(odm::detail::subset_key_index<Comment>() == 0, "items are identified by comment_id");
 }
 
 TEST(Fix14Arrays, UserCodecOfAnArrayKindTakesArrayConditions) {
