@@ -112,10 +112,9 @@ TEST(Fix14Filters, LoopsOfAndKeepTheImplicitAndForDistinctFields) {
     for (int i = 1; i < 40; ++i) all = all && c / &query_test::Checkout::by != "x" + std::to_string(i);
     return all;
   });
-  const std::string json = matched.bson().to_canonical_json();
-  EXPECT_NE(json.find(R"({"$elemMatch": {"$and": [{"by": {"$ne": "x0"}}, {"by": {"$ne": "x1"}})"), std::string::npos)
-      << json;
-  EXPECT_NE(json.find(R"({"by": {"$ne": "x38"}}, {"by": {"$ne": "x39"}}]}})"), std::string::npos) << json;
+  std::string expected = R"({"checkout": {"$elemMatch": {"$and": [)";
+  for (int i = 0; i < 40; ++i) expected += (i ? ", " : "") + std::string(R"({"by": {"$ne": "x)") + std::to_string(i) + R"("}})";
+  EXPECT_BSON(matched, expected + "]}}}");
   EXPECT_THROW((void)field(&Book::author).elem_match([](auto a) {
     odm::Filter<odm::Element<std::string>> all = a != "x0";
     for (int i = 1; i < 40; ++i) all = all && a != "x" + std::to_string(i);
