@@ -71,7 +71,7 @@ inline Product make_product(std::int32_t id = 1) {
 // encode: the Decimal's BID bits from Decimal::to_bson_decimal128(); the currency string
 //         is not UTF-8 validated on either side (Money only holds three letters A-Z).
 // decode: both fields required, no other field allowed, no duplicates; value must be a
-//         finite Decimal128 (Decimal::decode_bid, the conversion odm uses); currency a
+//         finite Decimal128 (the conversion odm uses, reached through odm::detail::Access); currency a
 //         string of three uppercase letters; the Money is then built with its public
 //         constructor, which checks the code once more (odm does the same).
 
@@ -99,7 +99,7 @@ inline bool read_money(const bson_iter_t* it, odm::Money* out) {
       if (!claim(&seen, 1u << 0) || bson_iter_type(&child) != BSON_TYPE_DECIMAL128) return false;
       bson_decimal128_t bid;
       bson_iter_decimal128(&child, &bid);
-      if (odm::Decimal::decode_bid(bid, amount) != nullptr) return false;  // NaN or infinity
+      if (odm::detail::Access::decode_bid(bid, amount) != nullptr) return false;  // NaN or infinity
     } else if (length == 8 && is_key(key, "currency")) {
       if (!claim(&seen, 1u << 1) || bson_iter_type(&child) != BSON_TYPE_UTF8) return false;
       std::uint32_t code_length = 0;

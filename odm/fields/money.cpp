@@ -10,17 +10,6 @@ namespace odm {
 
 namespace {
 
-/// Runs `body`; a PathError leaving it gets `key` in front of its path.
-template <class Body>
-void in_field(std::string_view key, Body&& body) {
-  try {
-    std::forward<Body>(body)();
-  } catch (PathError& e) {
-    e.prepend(key);
-    throw;
-  }
-}
-
 [[noreturn]] void throw_at(std::string_view key, std::string reason) {
   DecodeError error(std::move(reason));
   error.prepend(key);
@@ -38,7 +27,7 @@ std::string_view utf8_of(const bson_iter_t& it) {
 /// The `currency` field of a money sub-document.
 std::string_view read_currency(const bson_iter_t& it) {
   std::string_view code;
-  in_field("currency", [&] {
+  detail::at_path("currency", [&] {
     detail::expect_type(it, BSON_TYPE_UTF8, "string");
     code = utf8_of(it);
     if (!Money::is_currency_code(code))
@@ -114,7 +103,7 @@ void codec<Money>::decode(const bson_iter_t& it, Money& out) {
   std::string_view code;
   decode_fields(it, fields, "a money value has only value and currency", [&](std::size_t index, const bson_iter_t& field) {
     if (index == 0)
-      in_field("value", [&] { codec<Decimal>::decode(field, amount); });
+      detail::at_path("value", [&] { codec<Decimal>::decode(field, amount); });
     else
       code = read_currency(field);
   });
@@ -170,7 +159,7 @@ void codec<DisplayMoney>::decode(const bson_iter_t& it, DisplayMoney& out) {
                 [&](std::size_t index, const bson_iter_t& field) {
                   switch (index) {
                     case 0:
-                      in_field("display", [&] {
+                      detail::at_path("display", [&] {
                         detail::expect_type(field, BSON_TYPE_UTF8, "string");
                         try {
                           amount = Decimal(utf8_of(field));
@@ -180,7 +169,7 @@ void codec<DisplayMoney>::decode(const bson_iter_t& it, DisplayMoney& out) {
                       });
                       break;
                     case 1:  // derived from display; only its type is checked
-                      in_field("approx", [&] { detail::expect_type(field, BSON_TYPE_DOUBLE, "double"); });
+                      detail::at_path("approx", [&] { detail::expect_type(field, BSON_TYPE_DOUBLE, "double"); });
                       break;
                     default: code = read_currency(field); break;
                   }

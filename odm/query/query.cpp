@@ -7,7 +7,10 @@
 #include <odm/query/value.hpp>
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace odm::detail {
 
@@ -37,13 +40,64 @@ std::string_view op_name(ConditionOp op) {
 /// The node, its depth counted. Throws odm::ValueError past max_filter_depth: MongoDB
 /// "supports no more than 100 levels of nesting for BSON documents"
 /// (https://www.mongodb.com/docs/manual/reference/limits/#mongodb-limit-Nested-Depth-for-BSON-Documents).
+/// Whether `child` is an operand `node` takes in as its own: an and inside an and, an or
+/// inside an or. Such a child is written as if its operands were the node's (so it adds
+/// no depth), which lets a loop of `f = f || c` share the operands built so far instead
+/// of copying them (see flattened).
+bool spliced(const FilterNode& node, const FilterExpr& child) {
+  return child && child->kind == node.kind && (node.kind == Kind::all_of || node.kind == Kind::any_of);
+}
+
+/// Calls visit(operand) for the operands of `node` in order, those of spliced children in
+/// their place, without recursion (a loop may have nested thousands of them).
+template <class Visit>
+void for_each_operand(const FilterNode& node, Visit&& visit) {
+  const auto nested = [&](const FilterExpr& child) { return spliced(node, child); };
+  if (std::none_of(node.children.begin(), node.children.end(), nested)) {
+    for (const auto& child : node.children) visit(child);
+    return;
+  }
+  std::vector<std::pair<const FilterNode*, std::size_t>> stack{{&node, 0}};
+  while (!stack.empty()) {
+    const FilterNode* at = stack.back().first;
+    const std::size_t index = stack.back().second++;
+    if (index == at->children.size()) {
+      stack.pop_back();
+    } else if (nested(at->children[index])) {
+      stack.emplace_back(at->children[index].get(), 0);
+    } else {
+      visit(at->children[index]);
+    }
+  }
+}
+
+/// Deletes a node and the descendants only it owned one at a time, so that releasing a
+/// long chain of spliced operands does not recurse once per link.
+void release_node(FilterNode* node) {
+  std::vector<FilterExpr> pending = std::move(node->children);
+  delete node;
+  while (!pending.empty()) {
+    FilterExpr child = std::move(pending.back());
+    pending.pop_back();
+    if (child && child.use_count() == 1) {  // the last owner: take its children first
+      // Allocated non-const by make_node, so the const_cast is allowed.
+      auto& grandchildren = const_cast<FilterNode&>(*child).children;
+      std::move(grandchildren.begin(), grandchildren.end(), std::back_inserter(pending));
+      grandchildren.clear();
+    }
+  }
+}
+
+/// The node, its depth counted. Throws odm::ValueError past max_filter_depth: MongoDB
+/// "supports no more than 100 levels of nesting for BSON documents"
+/// (https://www.mongodb.com/docs/manual/reference/limits/#mongodb-limit-Nested-Depth-for-BSON-Documents).
 FilterExpr make_node(FilterNode node) {
   for (const auto& child : node.children)
-    if (child) node.depth = std::max(node.depth, child->depth + 1);
+    if (child) node.depth = std::max(node.depth, child->depth + (spliced(node, child) ? 0 : 1));
   if (node.depth > max_filter_depth)
     throw ValueError("the filter nests its conditions " + std::to_string(node.depth) +
                      " levels deep; MongoDB takes documents nested at most 100 levels");
-  return std::make_shared<const FilterNode>(std::move(node));
+  return FilterExpr(new FilterNode(std::move(node)), release_node);
 }
 
 /// The one element an operand is stored as.
@@ -86,7 +140,7 @@ void top_keys(const FilterNode& node, std::vector<std::string_view>& keys);
 
 bool implicit_and(const FilterNode& node) {
   std::vector<std::string_view> keys;
-  for (const auto& child : node.children) top_keys(*child, keys);
+  for_each_operand(node, [&](const FilterExpr& child) { top_keys(*child, keys); });
   std::sort(keys.begin(), keys.end());
   return std::adjacent_find(keys.begin(), keys.end()) == keys.end();
 }
@@ -96,7 +150,7 @@ void top_keys(const FilterNode& node, std::vector<std::string_view>& keys) {
     case Kind::condition: keys.push_back(node.path); break;
     case Kind::all_of:
       if (implicit_and(node))
-        for (const auto& child : node.children) top_keys(*child, keys);
+        for_each_operand(node, [&](const FilterExpr& child) { top_keys(*child, keys); });
       else
         keys.push_back("$and");
       break;
@@ -114,15 +168,15 @@ void top_keys(const FilterNode& node, std::vector<std::string_view>& keys) {
   }
 }
 
-/// `{op: [operand, ...]}`; a null operand is `{}`.
-void write_logical(bson_t* out, std::string_view op, const std::vector<FilterExpr>& operands) {
+/// `{op: [operand, ...]}` of the node's operands; a null operand is `{}`.
+void write_logical(bson_t* out, std::string_view op, const FilterNode& node) {
   ChildWriter array(out, op, ChildWriter::Kind::array);
-  for (const auto& item : operands) {
+  for_each_operand(node, [&](const FilterExpr& item) {
     const ArrayKey key(array.next_index());
     ChildWriter document(array.get(), key.view());
     if (item) write_into(document.get(), *item);
     document.close();
-  }
+  });
   array.close();
 }
 
@@ -152,16 +206,16 @@ void write_into(bson_t* out, const FilterNode& node) {
     case Kind::condition: write_condition(out, node); break;
     case Kind::all_of:
       if (implicit_and(node))
-        for (const auto& child : node.children) write_into(out, *child);
+        for_each_operand(node, [&](const FilterExpr& child) { write_into(out, *child); });
       else
-        write_logical(out, "$and", node.children);
+        write_logical(out, "$and", node);
       break;
-    case Kind::any_of: write_logical(out, "$or", node.children); break;
-    case Kind::none_of: write_logical(out, "$nor", node.children); break;
+    case Kind::any_of: write_logical(out, "$or", node); break;
+    case Kind::none_of: write_logical(out, "$nor", node); break;
     case Kind::negation: {
       const FilterNode* negated = node.children[0].get();
       if (!takes_not(negated)) {
-        write_logical(out, "$nor", node.children);
+        write_logical(out, "$nor", node);
         break;
       }
       ChildWriter operators(out, negated->path);
@@ -198,8 +252,9 @@ void classify(const FilterNode& node, ElementScope& scope) {
     case Kind::condition: (node.path.empty() ? scope.element : scope.fields) = true; break;
     case Kind::raw: scope.fields = true; break;
     default:
-      for (const auto& child : node.children)
+      for_each_operand(node, [&](const FilterExpr& child) {
         if (child) classify(*child, scope);
+      });
   }
 }
 
@@ -229,7 +284,7 @@ void write_operators(bson_t* out, const FilterNode& node, std::vector<std::strin
       }
       break;
     case Kind::all_of:
-      for (const auto& child : node.children) write_operators(out, *child, seen);
+      for_each_operand(node, [&](const FilterExpr& child) { write_operators(out, *child, seen); });
       break;
     case Kind::negation: {
       claim("$not");
@@ -296,11 +351,16 @@ FilterExpr raw_filter_node(Document document) {
 }
 
 namespace {
-/// `kind` of a and b, the operands that are already of that kind spliced in.
+/// A node of that kind holding at most this many operands is copied into the node that
+/// combines it; a larger one is shared as one child and written as its operands (see
+/// spliced), so that combining in a loop copies a bounded number of operands per step.
+constexpr std::size_t copied_operands = 16;
+
+/// `kind` of a and b, the operands of those that are already of that kind spliced in.
 FilterExpr flattened(Kind kind, const FilterExpr& a, const FilterExpr& b) {
   FilterNode node{kind, ConditionOp::eq, {}, Document(), {}};
   for (const FilterExpr* operand : {&a, &b}) {
-    if ((*operand)->kind == kind)
+    if ((*operand)->kind == kind && (*operand)->children.size() <= copied_operands)
       node.children.insert(node.children.end(), (*operand)->children.begin(), (*operand)->children.end());
     else
       node.children.push_back(*operand);

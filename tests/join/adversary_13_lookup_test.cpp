@@ -115,7 +115,7 @@ std::string oid(int n) {
 
 template <class R>
 std::string show_one(const R& reference) {
-  std::string out = odm::detail::describe_id(reference.raw_id());
+  std::string out = odm::detail::describe_id(odm::detail::Access::raw_id(reference));
   if (reference.is_loaded()) return out + "=" + reference->name;
   return out + (reference.is_dangling() ? "?" : "!");
 }
@@ -123,7 +123,7 @@ template <class R>
 std::string show_many(const R& references) {
   std::string out = "[";
   for (std::size_t i = 0; i < references.size(); ++i) {
-    out += (i ? ", " : "") + odm::detail::describe_id(references.raw_ids()[i]);
+    out += (i ? ", " : "") + odm::detail::describe_id(odm::detail::Access::raw_ids(references)[i]);
     try {
       out += "=" + references.at(i).name;
     } catch (const odm::NotLoadedError&) {

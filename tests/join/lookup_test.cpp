@@ -132,8 +132,8 @@ std::string show(const Folder& f) { return f.id; }
 
 template <class R>
 std::string single(const R& reference) {
-  if (std::holds_alternative<std::monostate>(reference.raw_id())) return "null";
-  std::string out = odm::detail::describe_id(reference.raw_id());
+  if (std::holds_alternative<std::monostate>(odm::detail::Access::raw_id(reference))) return "null";
+  std::string out = odm::detail::describe_id(odm::detail::Access::raw_id(reference));
   if (reference.is_loaded()) return out + "=" + show(*reference);
   return out + (reference.is_dangling() ? "?" : "!");  // ?: dangling, !: not resolved
 }
@@ -142,7 +142,7 @@ std::string many(const R& references) {
   std::string out = "[";
   for (std::size_t i = 0; i < references.size(); ++i) {
     if (i) out += ", ";
-    out += odm::detail::describe_id(references.raw_ids()[i]);
+    out += odm::detail::describe_id(odm::detail::Access::raw_ids(references)[i]);
     if (!references.is_loaded()) {
       out += "!";
       continue;

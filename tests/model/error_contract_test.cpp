@@ -84,7 +84,7 @@ TEST(ErrorContract, ResolvingARefManyWithTheWrongNumberOfTargetsIsAUsageError) {
   editors.push_back("a");
   editors.push_back("b");
   // Was std::logic_error.
-  expect_odm_error<odm::UsageError>([&] { editors.resolve({std::make_shared<const Author>(Author{"a", "A"})}); },
+  expect_odm_error<odm::UsageError>([&] { odm::detail::Access::resolve(editors, {std::make_shared<const Author>(Author{"a", "A"})}); },
                                     "RefMany::resolve: one target per id is required");
   EXPECT_FALSE(editors.is_loaded()) << "a refused resolution changes nothing";
 }

@@ -73,12 +73,7 @@ void for_each_element(const bson_iter_t& it, Fn&& fn) {
     // Elements are read by position, but their keys are checked like every key.
     if (!is_valid_key(key_of(child))) [[unlikely]]
       throw DecodeError("a field name is not valid UTF-8");
-    try {
-      fn(child);
-    } catch (PathError& e) {
-      e.prepend(ArrayKey(index).view());
-      throw;
-    }
+    at_path(ArrayKey(index).view(), [&] { fn(child); });
     ++index;
   }
 }

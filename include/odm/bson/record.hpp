@@ -206,15 +206,12 @@ inline void decode_member(const bson_iter_t& it, T& out) {
   using M = typename Traits::template member_type<I>;
   check_member_is_mappable<T, M>();
   if constexpr (mappable<M>) {
-    try {
+    at_path(Traits::names[I], [&] {
       if constexpr (decodes_inline<M>)
         codec<M>::decode(it, boost::pfr::get<I>(out));
       else
         decode_member_value<T, I>(it, out);
-    } catch (PathError& e) {
-      e.prepend(Traits::names[I]);
-      throw;
-    }
+    });
   }
 }
 
@@ -321,12 +318,7 @@ void decode_members(bson_iter_t& it, T& out) {
       if (seen[index]) [[unlikely]]
         detail::at_path(traits::names[index], [] { throw DecodeError("field appears twice in the document"); });
       seen.set(index);
-      try {
-        traits::decoders[index](it, out);
-      } catch (PathError& e) {
-        e.prepend(traits::names[index]);
-        throw;
-      }
+      detail::at_path(traits::names[index], [&] { traits::decoders[index](it, out); });
       expected = index + 1;
     }
   }

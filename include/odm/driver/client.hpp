@@ -76,7 +76,7 @@ class Database {
   /// Model T stored in a collection of another name.
   template <document_model T>
   Collection<T> collection(std::string name) const {
-    return Collection<T>(detail::CollectionCore(client_, name_, std::move(name), concerns_));
+    return detail::Access::make<Collection<T>>(detail::CollectionCore(client_, name_, std::move(name), concerns_));
   }
 
   /// This handle's read preference, read concern and write concern, over the client's;
@@ -102,7 +102,7 @@ class Database {
   /// Throws ServerError when the reply says `ok: 0`.
   Document run_command(const Document& command) const { return detail::run_command(client_, nullptr, name_, command); }
   Document run_command(Session& session, const Document& command) const {
-    return detail::run_command(client_, session.state(), name_, command);
+    return detail::run_command(client_, detail::Access::session_state(session), name_, command);
   }
 
   /// Drops the database and everything in it.

@@ -193,7 +193,7 @@ class BulkWrite {
   /// Inserts `value`, first assigning a new id when its id is an unset ObjectId (a model
   /// without an id member gets one too, in the document only: see the result's inserted_ids).
   BulkWrite& insert_one(T& value) {
-    Collection<T>::assign_id_if_unset(value);
+    detail::Access::assign_id_if_unset<Collection<T>>(value);
     return push(detail::BulkOperation::Kind::insert_one, to_bson(value));
   }
   BulkWrite& insert_one(const T& value) {
@@ -232,7 +232,7 @@ class BulkWrite {
   /// the server refused, a lost connection or any other failure throws the matching
   /// odm::Error, which is also an odm::PartialWrite<T> saying what became of each write.
   BulkWriteResult<id_type> execute() { return execute_in(nullptr); }
-  BulkWriteResult<id_type> execute(Session& session) { return execute_in(session.state()); }
+  BulkWriteResult<id_type> execute(Session& session) { return execute_in(detail::Access::session_state(session)); }
 
  private:
   friend class Collection<T>;
@@ -269,8 +269,6 @@ class Collection {
   /// Whether inserts assign ObjectId::generate() to an unset (all-zero) id.
   static constexpr bool generates_ids = has_id<T> && std::same_as<id_type, ObjectId>;
 
-  /// Normally made by Database::collection<T>(); `name` overrides the model's collection.
-  explicit Collection(detail::CollectionCore core) : core_(std::move(core)) {}
 
   const std::string& name() const noexcept { return core_.name(); }
   const std::string& database_name() const noexcept { return core_.database_name(); }
@@ -305,10 +303,10 @@ class Collection {
     return insert_one_copy(nullptr, value, spec(options));
   }
   InsertOneResult<id_type> insert_one(Session& session, T& value, const InsertOneOptions<T>& options = {}) {
-    return insert_one_in(session.state(), value, spec(options));
+    return insert_one_in(detail::Access::session_state(session), value, spec(options));
   }
   InsertOneResult<id_type> insert_one(Session& session, const T& value, const InsertOneOptions<T>& options = {}) {
-    return insert_one_copy(session.state(), value, spec(options));
+    return insert_one_copy(detail::Access::session_state(session), value, spec(options));
   }
 
   /// Inserts every element of `values` (a range of T), assigning ids into the elements
@@ -323,58 +321,59 @@ class Collection {
   template <std::ranges::input_range R>
     requires std::same_as<std::remove_cvref_t<std::ranges::range_reference_t<R>>, T>
   InsertManyResult<id_type> insert_many(Session& session, R&& values, const InsertManyOptions<T>& options = {}) {
-    return insert_many_in(session.state(), std::forward<R>(values), spec(options));
+    return insert_many_in(detail::Access::session_state(session), std::forward<R>(values), spec(options));
   }
 
   // ---- read ---------------------------------------------------------------------
 
   /// The documents matching `filter`, decoded as R: T itself, a smaller struct whose
   /// fields are then the projection (only they travel from the server), or odm::Document.
-  template <cursor_value R = T>
-  Cursor<R> find(const Filter<T>& filter = {}, FindOptions<T> options = {}) const {
-    return find_in<R>(nullptr, filter, std::move(options));
+  template <cursor_value R = T, class Reads = T>
+  Cursor<R> find(const Filter<T>& filter = {}, FindOptions<T, Reads> options = {}) const {
+    return find_in<R>(nullptr, filter, untyped<R>(std::move(options)));
   }
-  template <cursor_value R = T>
-  Cursor<R> find(Session& session, const Filter<T>& filter = {}, FindOptions<T> options = {}) const {
-    return find_in<R>(session.state(), filter, std::move(options));
+  template <cursor_value R = T, class Reads = T>
+  Cursor<R> find(Session& session, const Filter<T>& filter = {}, FindOptions<T, Reads> options = {}) const {
+    return find_in<R>(detail::Access::session_state(session), filter, untyped<R>(std::move(options)));
   }
 
   /// The first document matching `filter` (in the options' sort order), if any.
-  template <cursor_value R = T>
-  std::optional<R> find_one(const Filter<T>& filter = {}, FindOptions<T> options = {}) const {
-    return find_in<R>(nullptr, filter, std::move(options.limit(1))).next();
+  template <cursor_value R = T, class Reads = T>
+  std::optional<R> find_one(const Filter<T>& filter = {}, FindOptions<T, Reads> options = {}) const {
+    return find_in<R>(nullptr, filter, untyped<R>(std::move(options.limit(1)))).next();
   }
-  template <cursor_value R = T>
-  std::optional<R> find_one(Session& session, const Filter<T>& filter = {}, FindOptions<T> options = {}) const {
-    return find_in<R>(session.state(), filter, std::move(options.limit(1))).next();
+  template <cursor_value R = T, class Reads = T>
+  std::optional<R> find_one(Session& session, const Filter<T>& filter = {}, FindOptions<T, Reads> options = {}) const {
+    return find_in<R>(detail::Access::session_state(session), filter, untyped<R>(std::move(options.limit(1)))).next();
   }
 
   /// The document with this id, if there is one.
   std::optional<T> find_by_id(const id_type& id) const { return find_by_id_in(nullptr, id); }
   std::optional<T> find_by_id(Session& session, const id_type& id) const {
-    return find_by_id_in(session.state(), id);
+    return find_by_id_in(detail::Access::session_state(session), id);
   }
   /// The document with this id. Throws odm::NotFound when there is none.
   T get_by_id(const id_type& id) const { return get_by_id_in(nullptr, id); }
-  T get_by_id(Session& session, const id_type& id) const { return get_by_id_in(session.state(), id); }
+  T get_by_id(Session& session, const id_type& id) const { return get_by_id_in(detail::Access::session_state(session), id); }
 
   /// The number of documents matching `filter` (an exact count, not the metadata estimate).
   std::int64_t count(const Filter<T>& filter = {}, const CountOptions<T>& options = {}) const {
     return core_.count(nullptr, filter.bson(), spec(options));
   }
   std::int64_t count(Session& session, const Filter<T>& filter = {}, const CountOptions<T>& options = {}) const {
-    return core_.count(session.state(), filter.bson(), spec(options));
+    return core_.count(detail::Access::session_state(session), filter.bson(), spec(options));
   }
 
   /// Runs an aggregation pipeline (raw BSON stages) and decodes each result as R.
   template <cursor_value R = Document>
   Cursor<R> aggregate(const std::vector<Document>& stages, const AggregateOptions<T>& options = {}) const {
-    return Cursor<R>(core_.aggregate(nullptr, detail::make_pipeline(stages), spec(options)), core_);
+    return detail::Access::make<Cursor<R>>(core_.aggregate(nullptr, detail::make_pipeline(stages), spec(options)), core_);
   }
   template <cursor_value R = Document>
   Cursor<R> aggregate(Session& session, const std::vector<Document>& stages,
                       const AggregateOptions<T>& options = {}) const {
-    return Cursor<R>(core_.aggregate(session.state(), detail::make_pipeline(stages), spec(options)), core_);
+    return detail::Access::make<Cursor<R>>(
+        core_.aggregate(detail::Access::session_state(session), detail::make_pipeline(stages), spec(options)), core_);
   }
   /// Runs a typed pipeline (odm/aggregation/pipeline.hpp) over this collection's
   /// documents; each result is read as the pipeline's last output type.
@@ -385,12 +384,12 @@ class Collection {
   template <detail::typed_pipeline P>
   Cursor<typename P::output_type> aggregate(Session& session, const P& pipeline,
                                             const AggregateOptions<T>& options = {}) const {
-    return aggregate_typed(session.state(), pipeline, options);
+    return aggregate_typed(detail::Access::session_state(session), pipeline, options);
   }
   /// The same with the pipeline as one BSON document: an array of stages or `{pipeline: [...]}`.
   template <cursor_value R = Document>
   Cursor<R> aggregate_raw(const Document& pipeline, const AggregateOptions<T>& options = {}) const {
-    return Cursor<R>(core_.aggregate(nullptr, pipeline, spec(options)), core_);
+    return detail::Access::make<Cursor<R>>(core_.aggregate(nullptr, pipeline, spec(options)), core_);
   }
 
   // ---- update -------------------------------------------------------------------
@@ -405,7 +404,7 @@ class Collection {
   }
   UpdateResult<id_type> replace_one(Session& session, const Filter<T>& filter, const T& replacement,
                                     const ReplaceOptions<T>& options = {}) {
-    return update_in(session.state(), detail::replace_kind<T>, filter.bson(), detail::replacement_of(replacement),
+    return update_in(detail::Access::session_state(session), detail::replace_kind<T>, filter.bson(), detail::replacement_of(replacement),
                      spec(options));
   }
 
@@ -417,8 +416,8 @@ class Collection {
   }
   UpdateResult<id_type> update_one(Session& session, const Filter<T>& filter, const Update<T>& update,
                                    const UpdateOptions<T>& options = {}) {
-    upgrade_reachable(session.state(), filter);
-    return update_in(session.state(), detail::UpdateKind::one, filter.bson(), detail::update_to_send(update),
+    upgrade_reachable(detail::Access::session_state(session), filter);
+    return update_in(detail::Access::session_state(session), detail::UpdateKind::one, filter.bson(), detail::update_to_send(update),
                      spec(options));
   }
   /// Applies `update` to every document matching `filter`.
@@ -429,8 +428,8 @@ class Collection {
   }
   UpdateResult<id_type> update_many(Session& session, const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
-    upgrade_reachable(session.state(), filter);
-    return update_in(session.state(), detail::UpdateKind::many, filter.bson(), detail::update_to_send(update),
+    upgrade_reachable(detail::Access::session_state(session), filter);
+    return update_in(detail::Access::session_state(session), detail::UpdateKind::many, filter.bson(), detail::update_to_send(update),
                      spec(options));
   }
 
@@ -440,13 +439,13 @@ class Collection {
     return {core_.remove(nullptr, false, filter.bson(), spec(options)).deleted};
   }
   DeleteResult delete_one(Session& session, const Filter<T>& filter, const DeleteOptions<T>& options = {}) {
-    return {core_.remove(session.state(), false, filter.bson(), spec(options)).deleted};
+    return {core_.remove(detail::Access::session_state(session), false, filter.bson(), spec(options)).deleted};
   }
   DeleteResult delete_many(const Filter<T>& filter, const DeleteOptions<T>& options = {}) {
     return {core_.remove(nullptr, true, filter.bson(), spec(options)).deleted};
   }
   DeleteResult delete_many(Session& session, const Filter<T>& filter, const DeleteOptions<T>& options = {}) {
-    return {core_.remove(session.state(), true, filter.bson(), spec(options)).deleted};
+    return {core_.remove(detail::Access::session_state(session), true, filter.bson(), spec(options)).deleted};
   }
 
   // ---- find and modify ----------------------------------------------------------
@@ -464,8 +463,8 @@ class Collection {
   std::optional<T> find_one_and_update(Session& session, const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
     const Document document = detail::update_to_send(update);
-    upgrade_reachable(session.state(), filter);
-    return modify_in(session.state(), filter, &document, spec(options));
+    upgrade_reachable(detail::Access::session_state(session), filter);
+    return modify_in(detail::Access::session_state(session), filter, &document, spec(options));
   }
   std::optional<T> find_one_and_replace(const Filter<T>& filter, const T& replacement,
                                         const FindOneAndReplaceOptions<T>& options = {}) {
@@ -475,7 +474,7 @@ class Collection {
   std::optional<T> find_one_and_replace(Session& session, const Filter<T>& filter, const T& replacement,
                                         const FindOneAndReplaceOptions<T>& options = {}) {
     const Document document = detail::replacement_of(replacement);
-    return modify_in(session.state(), filter, &document, spec(options));
+    return modify_in(detail::Access::session_state(session), filter, &document, spec(options));
   }
   /// Deletes the first match and returns it.
   std::optional<T> find_one_and_delete(const Filter<T>& filter, const FindOneAndDeleteOptions<T>& options = {}) {
@@ -483,7 +482,7 @@ class Collection {
   }
   std::optional<T> find_one_and_delete(Session& session, const Filter<T>& filter,
                                        const FindOneAndDeleteOptions<T>& options = {}) {
-    return modify_in(session.state(), filter, nullptr, spec(options));
+    return modify_in(detail::Access::session_state(session), filter, nullptr, spec(options));
   }
 
   // ---- bulk and admin -----------------------------------------------------------
@@ -493,6 +492,11 @@ class Collection {
   /// Drops the collection (and its indexes). Dropping a missing collection is not an error.
   void drop() const { core_.drop(nullptr); }
 
+ private:
+  friend struct detail::Access;
+  /// Made by Database::collection<T>() (`name` there overrides the model's collection).
+  explicit Collection(detail::CollectionCore core) : core_(std::move(core)) {}
+
   /// Assigns a new ObjectId to `value`'s id when it is an unset ObjectId.
   static void assign_id_if_unset(T& value) {
     if constexpr (generates_ids) {
@@ -501,7 +505,6 @@ class Collection {
     }
   }
 
- private:
   template <class P>
   Cursor<typename P::output_type> aggregate_typed(detail::SessionState* session, const P& pipeline,
                                                   const AggregateOptions<T>& options) const {
@@ -511,7 +514,8 @@ class Collection {
     static_assert(cursor_value<typename P::output_type>,
                   "odm: a pipeline's last stage passes on a type a cursor cannot read; end it with a stage whose "
                   "output is a plain struct (or odm::Document)");
-    return Cursor<typename P::output_type>(core_.aggregate(session, pipeline.bson(), spec(options)), core_);
+    return detail::Access::make<Cursor<typename P::output_type>>(core_.aggregate(session, pipeline.bson(), spec(options)),
+                                                                 core_);
   }
   template <class Options>
   static const auto& spec(const Options& options) noexcept {
@@ -570,13 +574,31 @@ class Collection {
     return {written.inserted, std::move(written.inserted_ids)};
   }
 
+  /// The options of a find decoding documents as R, once their projection is known to
+  /// leave what R reads.
+  template <class R, class Reads>
+  static FindOptions<T> untyped(FindOptions<T, Reads>&& options) {
+    static_assert(std::is_same_v<Reads, T> || std::is_same_v<R, Reads> || std::is_same_v<R, Document>,
+                  "odm: these FindOptions project onto fewer fields than the collection's model requires, so the "
+                  "documents would not decode as the model: read them as the projection's result type, "
+                  "find<Summary>(filter, options) (or find<odm::Document>), or let find<Summary>(filter) "
+                  "project onto Summary's fields itself");
+    if constexpr (std::is_same_v<Reads, T>) {
+      return std::move(options);
+    } else {
+      FindOptions<T> plain;
+      detail::OptionsAccess::mutable_spec(plain) = detail::OptionsAccess::spec(options);
+      return plain;
+    }
+  }
+
   template <class R>
   Cursor<R> find_in(detail::SessionState* session, const Filter<T>& filter, FindOptions<T> options) const {
     if constexpr (!std::same_as<R, T> && !std::same_as<R, Document>) {
       // Compile-time checked: every member of R is a member of T of the same type.
-      if (options.projection().empty()) options.projection(projection<T, R>());
+      if (options.projection().empty()) detail::OptionsAccess::mutable_spec(options).projection = projection<T, R>().bson();
     }
-    return Cursor<R>(core_.find(session, filter.bson(), spec(options)), core_);
+    return detail::Access::make<Cursor<R>>(core_.find(session, filter.bson(), spec(options)), core_);
   }
 
   std::optional<T> find_by_id_in(detail::SessionState* session, const id_type& id) const {

@@ -8,6 +8,7 @@
 #include <odm/driver/errors.hpp>
 #include <odm/driver/options.hpp>
 #include <odm/driver/write_counts.hpp>
+#include <odm/model/access.hpp>
 #include <odm/error.hpp>
 
 #include <bson/bson.h>

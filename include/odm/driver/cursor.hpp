@@ -103,10 +103,6 @@ class Cursor {
     Cursor* cursor_ = nullptr;
   };
 
-  explicit Cursor(detail::CursorCore core) noexcept : core_(std::move(core)) {}
-  /// A cursor over a collection's results; joins started from it read the same database.
-  Cursor(detail::CursorCore core, const detail::CollectionCore& source)
-      : core_(std::move(core)), client_(source.client()), names_(source.names()) {}
   Cursor(Cursor&&) noexcept = default;
   Cursor& operator=(Cursor&&) noexcept = default;
   Cursor(const Cursor&) = delete;
@@ -156,8 +152,7 @@ class Cursor {
   const std::vector<SkippedDocument>& skipped() const& noexcept { return skipped_; }
   std::vector<SkippedDocument> skipped() && noexcept { return std::move(skipped_); }
 
-  /// The database the results come from (for joins), or nothing for a cursor made elsewhere.
-  const std::shared_ptr<detail::ClientState>& client_state() const noexcept { return client_; }
+  /// The name of the database the results come from ("" for a cursor made elsewhere).
   const std::string& database_name() const noexcept {
     static const std::string none;
     return names_ ? names_->database : none;
@@ -171,6 +166,13 @@ class Cursor {
   }
 
  private:
+  friend struct detail::Access;
+  /// A cursor over a collection's results; joins started from it read the same database.
+  Cursor(detail::CursorCore core, const detail::CollectionCore& source)
+      : core_(std::move(core)), client_(source.client()), names_(source.names()) {}
+  /// The client the results come from (for joins), or null for a cursor made elsewhere.
+  const std::shared_ptr<detail::ClientState>& client_state() const noexcept { return client_; }
+
   void advance() {
     current_.reset();
     while (!done_) {

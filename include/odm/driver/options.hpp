@@ -4,8 +4,10 @@
 //
 //   auto cursor = books.find(filter, odm::FindOptions<Book>{}.sort(by_date).limit(10).batch_size(50));
 //
-// An option that was not set is not sent (the server's own default applies), except the
-// few whose default odm states (`ordered`, true).
+// An option that was not set is not sent (the server's own default applies), except
+// `ordered` on writes: libmongoc 1.23 writes `ordered` into every insert, update and
+// delete command it sends, true unless InsertManyOptions/BulkWriteOptions::ordered(false)
+// (true is also MongoDB's default).
 
 #include <odm/bson/codec.hpp>
 #include <odm/bson/document.hpp>
@@ -248,6 +250,10 @@ struct OptionsAccess {
   static const auto& spec(const Options& options) noexcept {
     return options.spec_;
   }
+  template <class Options>
+  static auto& mutable_spec(Options& options) noexcept {
+    return options.spec_;
+  }
 };
 
 /// What a command takes besides a comment (which every command takes).
@@ -362,10 +368,44 @@ class OperationOptions {
   Spec spec_;
 };
 
-/// find() and find_one() on a collection of T.
-template <class T>
+namespace detail {
+/// Whether a document projected onto Result's fields decodes as Model: every member of
+/// Model that Result does not name may be absent (find_one_and_* return a Model).
+template <class Model, class Result>
+consteval bool projection_reads_as_model() {
+  if constexpr (std::is_same_v<Model, Result>) {
+    return true;
+  } else {
+    bool reads = true;
+    members<Model>::for_each([&](auto member) {
+      using Member = decltype(member);
+      bool named = false;
+      members<Result>::for_each([&](auto kept) { named = named || decltype(kept)::name == Member::name; });
+      if (!named && Member::when_absent == Absent::refused) reads = false;
+    });
+    return reads;
+  }
+}
+
+/// What a document returned under a projection onto Result's fields decodes as: the
+/// model when the projection keeps all it requires, else Result itself.
+template <class Model, class Result>
+struct projected_read {
+  using type = std::conditional_t<projection_reads_as_model<Model, Result>(), Model, Result>;
+};
+template <class Model>
+struct projected_read<Model, Document> {
+  using type = Document;
+};
+}  // namespace detail
+
+/// find() and find_one() on a collection of T. `Reads` is what a document returned under
+/// the options decodes as: T, or the result type of a projection that leaves out members
+/// T requires (find<Reads>() and find<odm::Document>() then read them; find() does not
+/// compile, where it would throw DecodeError on every document).
+template <class T, class Reads = T>
 class FindOptions
-    : public OperationOptions<FindOptions<T>, T, detail::FindSpec,
+    : public OperationOptions<FindOptions<T, Reads>, T, detail::FindSpec,
                               detail::takes_max_time | detail::takes_read_settings | detail::takes_hint |
                                   detail::takes_collation> {
  public:
@@ -379,15 +419,21 @@ class FindOptions
     this->template refuse_sort<Other>();
     return *this;
   }
-  /// The fields to return: odm::projection<T, Summary>(). Collection<T>::find<Summary>()
-  /// sets it from Summary's fields when it is not set.
+  /// These options with the fields to return: odm::projection<T, Summary>(), which makes
+  /// options whose documents read as Summary (unless Summary keeps every member T
+  /// requires): pass them to find<Summary>(). Collection<T>::find<Summary>() sets the
+  /// projection from Summary's fields when it is not set.
   template <class Result>
-  FindOptions& projection(const Projection<T, Result>& projection) {
-    this->spec_.projection = projection.bson();
-    return *this;
+  [[nodiscard]] FindOptions<T, typename detail::projected_read<T, Result>::type> projection(
+      const Projection<T, Result>& projection) const {
+    FindOptions<T, typename detail::projected_read<T, Result>::type> typed;
+    auto& spec = detail::OptionsAccess::mutable_spec(typed);
+    spec = this->spec_;
+    spec.projection = projection.bson();
+    return typed;
   }
   template <class Other, class Result>
-  FindOptions& projection(const Projection<Other, Result>&) {
+  FindOptions projection(const Projection<Other, Result>&) const {
     this->template refuse_projection<Other>();
     return *this;
   }
@@ -505,8 +551,9 @@ class InsertOneOptions
     : public OperationOptions<InsertOneOptions<T>, T, detail::InsertSpec,
                               detail::takes_max_time | detail::takes_write_concern> {};
 
-/// insert_many() and bulk_write(): stop at the first error (ordered, the default, always
-/// sent) or attempt every write.
+/// insert_many() and bulk_write(): stop at the first error (ordered, the default) or
+/// attempt every write. Sent as `ordered` in every write command either way: libmongoc
+/// writes it there itself.
 template <class T>
 class InsertManyOptions
     : public OperationOptions<InsertManyOptions<T>, T, detail::InsertSpec, detail::takes_write_concern> {
@@ -526,25 +573,6 @@ class BulkWriteOptions
   }
 };
 
-namespace detail {
-/// Whether a document projected onto Result's fields decodes as Model: every member of
-/// Model that Result does not name may be absent (find_one_and_* return a Model).
-template <class Model, class Result>
-consteval bool projection_reads_as_model() {
-  if constexpr (std::is_same_v<Model, Result>) {
-    return true;
-  } else {
-    bool reads = true;
-    members<Model>::for_each([&](auto member) {
-      using Member = decltype(member);
-      bool named = false;
-      members<Result>::for_each([&](auto kept) { named = named || decltype(kept)::name == Member::name; });
-      if (!named && Member::when_absent == Absent::refused) reads = false;
-    });
-    return reads;
-  }
-}
-}  // namespace detail
 
 /// What find_one_and_update/_replace/_delete share: which document when several match,
 /// and the fields to return.

@@ -110,11 +110,12 @@ class Session {
     }
   }
 
+ private:
+  friend class Client;
+  friend struct detail::Access;
   /// The session's state, for the collection methods that take a session.
   detail::SessionState* state() const noexcept { return state_.get(); }
 
- private:
-  friend class Client;
   explicit Session(detail::SessionHandle owned) noexcept : state_(std::move(owned)) {}
 
   detail::SessionState& checked() const {

@@ -22,6 +22,7 @@
 #include <odm/bson/codec.hpp>
 #include <odm/bson/kind.hpp>
 #include <odm/error.hpp>
+#include <odm/model/access.hpp>
 
 #include <compare>
 #include <concepts>
@@ -155,6 +156,8 @@ class Decimal {
     return out;
   }
 
+ private:
+  friend struct detail::Access;
   /// Reads a BID value into `out`. Returns nullptr, or "NaN"/"Infinity"/"-Infinity" for
   /// the values a Decimal cannot hold (then `out` is unchanged).
   static const char* decode_bid(const bson_decimal128_t& value, Decimal& out) noexcept {
@@ -184,6 +187,7 @@ class Decimal {
     out.negative_ = negative;
     return nullptr;
   }
+ public:
 
   // --- accessors -------------------------------------------------------------------
 
@@ -297,7 +301,7 @@ struct codec<Decimal> {
     detail::expect_type(it, BSON_TYPE_DECIMAL128, "decimal");
     bson_decimal128_t bid;
     bson_iter_decimal128(&it, &bid);
-    if (const char* special = Decimal::decode_bid(bid, out)) [[unlikely]]
+    if (const char* special = detail::Access::decode_bid(bid, out)) [[unlikely]]
       throw DecodeError(std::string("expected a finite decimal, got ") + special);
   }
 };

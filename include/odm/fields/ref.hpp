@@ -37,6 +37,7 @@
 #include <odm/bson/writer.hpp>
 #include <odm/error.hpp>
 #include <odm/fields/object_id.hpp>
+#include <odm/model/access.hpp>
 #include <odm/model/id.hpp>
 
 #include <concepts>
@@ -238,6 +239,9 @@ class SingleReference {
   bool is_loaded() const noexcept { return state_ == Resolution::loaded; }
   bool is_dangling() const noexcept { return state_ == Resolution::dangling; }
 
+ protected:
+  friend struct detail::Access;
+  using resolved_targets = std::shared_ptr<const T>;
   /// Used by joins: the found target, or none (dangling).
   void resolve(std::shared_ptr<const T> target) {
     target_ = std::move(target);
@@ -246,7 +250,6 @@ class SingleReference {
 
   const ReferenceId& raw_id() const noexcept { return id_; }
 
- protected:
   SingleReference() = default;
   explicit SingleReference(ReferenceId id) : id_(std::move(id)) {}
   explicit SingleReference(std::shared_ptr<const T> target)
@@ -358,6 +361,11 @@ class RefMany {
     return found;
   }
 
+  friend bool operator==(const RefMany& a, const RefMany& b) { return a.ids_ == b.ids_; }
+
+ private:
+  friend struct detail::Access;
+  using resolved_targets = std::vector<std::shared_ptr<const T>>;
   /// Used by joins: one entry per id, null where the target is missing.
   void resolve(std::vector<std::shared_ptr<const T>> targets) {
     if (targets.size() != ids_.size()) throw UsageError("RefMany::resolve: one target per id is required");
@@ -380,9 +388,6 @@ class RefMany {
 
   const std::vector<detail::ReferenceId>& raw_ids() const noexcept { return ids_; }
 
-  friend bool operator==(const RefMany& a, const RefMany& b) { return a.ids_ == b.ids_; }
-
- private:
   std::vector<detail::ReferenceId> ids_;
   std::vector<std::shared_ptr<const T>> targets_;
   bool resolved_ = false;
@@ -394,10 +399,10 @@ struct codec<Ref<T, P>> {
   using kind = kinds::id_of<T>;
   using relation = reference_to<T, Relationship::reference, P>;
   static void encode(bson_t* parent, std::string_view key, const Ref<T, P>& ref) {
-    if (std::holds_alternative<std::monostate>(ref.raw_id())) [[unlikely]]
+    if (std::holds_alternative<std::monostate>(detail::Access::raw_id(ref))) [[unlikely]]
       throw EncodeError("the reference was never given an id (a Ref is required; use ParentRef or "
                         "std::optional<Ref<...>> for one that may be absent)");
-    detail::encode_reference_id(parent, key, ref.raw_id());
+    detail::encode_reference_id(parent, key, detail::Access::raw_id(ref));
   }
   static void decode(const bson_iter_t& it, Ref<T, P>& out) {
     detail::check_reference_id<T>();
@@ -414,7 +419,7 @@ struct codec<ParentRef<T, P>> {
   using relation = reference_to<T, Relationship::parent_reference, P>;
   static constexpr bool may_be_absent = true;
   static void encode(bson_t* parent, std::string_view key, const ParentRef<T, P>& ref) {
-    detail::encode_reference_id(parent, key, ref.raw_id());
+    detail::encode_reference_id(parent, key, detail::Access::raw_id(ref));
   }
   static void decode(const bson_iter_t& it, ParentRef<T, P>& out) {
     detail::check_reference_id<T>();
@@ -436,7 +441,7 @@ struct codec<RefMany<T, P>> {
   static void encode(bson_t* parent, std::string_view key, const RefMany<T, P>& refs) {
     const detail::EncodeLevel level;
     detail::ChildWriter array(parent, key, detail::ChildWriter::Kind::array);
-    for (const auto& id : refs.raw_ids()) {
+    for (const auto& id : detail::Access::raw_ids(refs)) {
       const detail::ArrayKey element_key(array.next_index());
       detail::encode_reference_id(array.get(), element_key.view(), id);
     }

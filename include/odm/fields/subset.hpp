@@ -78,19 +78,12 @@ template <class T>
 void encode_embedded_item(bson_t* array, std::string_view key, const T& item) {
   const EncodeLevel level;
   ChildWriter document(array, key);
-  std::string_view current;
-  try {
-    members<T>::for_each([&](auto member) {
-      using Member = decltype(member);
-      if constexpr (!is_parent_reference<Member>) {
-        current = Member::nested_name;
-        codec<typename Member::type>::encode(document.get(), Member::nested_name, Member::of(item));
-      }
-    });
-  } catch (PathError& e) {
-    e.prepend(current);
-    throw;
-  }
+  members<T>::for_each([&](auto member) {
+    using Member = decltype(member);
+    if constexpr (!is_parent_reference<Member>)
+      at_path(Member::nested_name,
+              [&] { codec<typename Member::type>::encode(document.get(), Member::nested_name, Member::of(item)); });
+  });
   document.close();
 }
 

@@ -156,9 +156,9 @@ inline constexpr bool is_reference_to = [] {
 template <class M, class Fn>
 void for_each_reference_id(const M& reference, Fn&& fn) {
   if constexpr (relation_of<M>::many) {
-    for (const auto& id : reference.raw_ids()) fn(id);
+    for (const auto& id : detail::Access::raw_ids(reference)) fn(id);
   } else {
-    if (!std::holds_alternative<std::monostate>(reference.raw_id())) fn(reference.raw_id());
+    if (!std::holds_alternative<std::monostate>(detail::Access::raw_id(reference))) fn(detail::Access::raw_id(reference));
   }
 }
 
@@ -426,11 +426,11 @@ void assign_targets_in(JoinSet<T>& set, const Items& items, M T::*member, const 
       if constexpr (kind::many) {
         std::vector<std::shared_ptr<const Target>> resolved;
         resolved.reserve(reference.size());
-        for (const auto& id : reference.raw_ids()) resolved.push_back(target_of(id));
-        reference.resolve(std::move(resolved));
+        for (const auto& id : detail::Access::raw_ids(reference)) resolved.push_back(target_of(id));
+        detail::Access::resolve(reference, std::move(resolved));
       } else {
-        if (std::holds_alternative<std::monostate>(reference.raw_id())) return;  // a root: nothing to find
-        reference.resolve(target_of(reference.raw_id()));
+        if (std::holds_alternative<std::monostate>(detail::Access::raw_id(reference))) return;  // a root: nothing to find
+        detail::Access::resolve(reference, target_of(detail::Access::raw_id(reference)));
         if constexpr (kind::policy == Dangling::drop) {
           if (reference.is_dangling()) set.drop(i);
         }
@@ -635,12 +635,12 @@ template <class T>
 struct detail::CursorJoin {
   template <class M, class... Nested>
   static Resolved<T> run(Cursor<T>&& cursor, M T::*member, Nested&&... nested) {
-    if (!cursor.client_state())
+    if (!detail::Access::client_state(cursor))
       throw UsageError("Cursor::with: this cursor does not come from a collection; use odm::resolve");
     JoinOptions options;
     options.bad_documents = cursor.bad_documents();
     std::vector<T> documents = cursor.to_vector();
-    Resolved<T> result(detail::database_of(cursor.client_state(), cursor.database_name()), std::move(documents), options,
+    Resolved<T> result(detail::database_of(detail::Access::client_state(cursor), cursor.database_name()), std::move(documents), options,
                        std::move(cursor).skipped());
     return std::move(result).with(member, std::forward<Nested>(nested)...);
   }
@@ -690,7 +690,7 @@ std::vector<std::vector<Child>> children_of(const Database& db, const std::vecto
   for (const Parent& parent : parents) gathered.add(detail::reference_key(id_of(parent)));
   std::vector<std::vector<Child>> grouped(gathered.ids.size());
   const auto place = [&](Child&& child) {
-    const detail::ReferenceId& parent_id = (child.*member).raw_id();
+    const detail::ReferenceId& parent_id = detail::Access::raw_id(child.*member);
     const Id* id = std::get_if<Id>(&parent_id);
     const std::uint32_t slot = id ? gathered.slot_of(*id) : detail::GatheredIds<Id>::none;
     if (slot != detail::GatheredIds<Id>::none) grouped[slot].push_back(std::move(child));

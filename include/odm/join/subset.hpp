@@ -52,6 +52,7 @@
 #include <odm/fields/subset.hpp>
 #include <odm/model/id.hpp>
 #include <odm/query/expression.hpp>
+#include <odm/query/update.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -60,6 +61,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace odm {
@@ -106,7 +108,7 @@ struct plan {
   static constexpr std::string_view embedded_key_field = stored_names<T, false>[key_index];
   static constexpr std::string_view embedded_order_field = stored_names<T, false>[order_index];
   static constexpr std::string_view order_field = stored_names<T, true>[order_index];
-  static constexpr std::int32_t direction = direction_value(W);
+  static constexpr std::size_t capacity = N;
 
   using key_type = boost::pfr::tuple_element_t<key_index, T>;
   static const key_type& key_of(const T& item) { return boost::pfr::get<key_index>(item); }
@@ -114,32 +116,32 @@ struct plan {
   static const auto& parent_of(const T& item) { return boost::pfr::get<parent_index>(item); }
 
   /// The order of the subset: the order key, ties broken by the item key the same way.
-  static Document order(std::string_view order_name, std::string_view key_name) {
-    Document sort;
-    check_append(bson_append_int32(sort.get_mutable(), order_name.data(), key_length(order_name), direction));
-    if constexpr (key_index != order_index)
-      check_append(bson_append_int32(sort.get_mutable(), key_name.data(), key_length(key_name), direction));
-    return sort;
+  static std::vector<std::pair<std::string, Direction>> order(std::string_view order_name, std::string_view key_name) {
+    std::vector<std::pair<std::string, Direction>> keys{{std::string(order_name), W}};
+    if constexpr (key_index != order_index) keys.emplace_back(std::string(key_name), W);
+    return keys;
+  }
+  /// The order of the full collection, as a find's sort.
+  static Sort<T> full_order() {
+    return odm::detail::QueryAccess::make<Sort<T>>(odm::detail::SortExpr{order(order_field, key_field), std::nullopt});
   }
 };
 
-/// `{ <field>: {$each: [items...], $sort: {<order>: dir, <key>: dir}, $slice: N} }` under $push.
-template <class Plan>
-Document push_sorted(std::string_view field, const std::vector<typename Plan::item>& items, std::size_t capacity) {
-  Document update;
-  ChildWriter push(update.get_mutable(), "$push");
-  ChildWriter spec(push.get(), field);
-  {
-    ChildWriter each(spec.get(), "$each", ChildWriter::Kind::array);
-    for (const auto& item : items) odm::detail::encode_embedded_item(each.get(), ArrayKey(each.next_index()).view(), item);
-    each.close();
-  }
-  const Document sort = Plan::order(Plan::embedded_order_field, Plan::embedded_key_field);
-  check_append(bson_append_document(spec.get(), "$sort", 5, sort.get()));
-  check_append(bson_append_int64(spec.get(), "$slice", 6, static_cast<std::int64_t>(capacity)));
-  spec.close();
-  push.close();
-  return update;
+/// `{$push: {<field>: {$each: [items...], $sort: {<order>: dir, <key>: dir}, $slice: N}}}`,
+/// written by the update builder's own `$push` (each item as the owner embeds it).
+template <class Owner, class Plan>
+Update<Owner> push_sorted(std::string_view field, const std::vector<typename Plan::item>& items, std::size_t capacity) {
+  static_assert(Plan::capacity <= static_cast<std::size_t>(INT32_MAX),
+                "odm::Subset: the capacity must fit $slice's 32-bit integer");
+  Document each;
+  std::uint32_t index = 0;
+  for (const auto& item : items) odm::detail::encode_embedded_item(each.get_mutable(), ArrayKey(index++).view(), item);
+  odm::detail::EachModifiers modifiers;
+  modifiers.slice = static_cast<std::int32_t>(capacity);
+  modifiers.sort_keys = Plan::order(Plan::embedded_order_field, Plan::embedded_key_field);
+  odm::detail::UpdateExpr expr;
+  expr.entries.push_back(odm::detail::UpdateEntry{"$push", std::string(field), std::move(each), nullptr, std::move(modifiers)});
+  return odm::detail::QueryAccess::make<Update<Owner>>(std::move(expr));
 }
 
 /// An owner's embedded array as one value, `{"": [...]}` (compared byte for byte), or
@@ -226,7 +228,6 @@ bool settle(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type
   const std::string_view field = runtime_field_name(member);
   const Document owner_filter = id_filter(owner_id);
   const Document items_filter = equals_filter(plan::parent_field, owner_id);
-  const Document order = plan::order(plan::order_field, plan::key_field);
 
   EmbeddedArray owner_array;  // what the owner held at a known moment, when `known`
   bool known = false;
@@ -237,7 +238,7 @@ bool settle(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type
     }
     // Read strictly after the moment owner_array describes.
     const Document wanted = embedded_array(
-        items.find(Filter<T>::raw(items_filter), FindOptions<T>{}.sort(Sort<T>::raw(order)).limit(static_cast<std::int64_t>(N)))
+        items.find(Filter<T>::raw(items_filter), FindOptions<T>{}.sort(plan::full_order()).limit(static_cast<std::int64_t>(N)))
             .to_vector());
     if (auto hook = std::exchange(after_full_read, nullptr)) hook();
     if (owner_array == wanted) return true;
@@ -264,7 +265,7 @@ Filter<typename Plan::item> item_filter(const typename Plan::item& item, std::st
   if (!parent.has_parent())
     throw ValueError("subset::" + std::string(operation) + ": the item's reference to its owner is null");
   Document filter;
-  odm::detail::encode_reference_id(filter.get_mutable(), Plan::parent_field, parent.raw_id());
+  odm::detail::encode_reference_id(filter.get_mutable(), Plan::parent_field, odm::detail::Access::raw_id(parent));
   codec<typename Plan::key_type>::encode(filter.get_mutable(), Plan::key_field, Plan::key_of(item));
   return Filter<typename Plan::item>::raw(std::move(filter));
 }
@@ -304,7 +305,7 @@ bool add(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<
     detail::subsets::check_append(bson_append_document_end(filter.get_mutable(), &condition));
   }
   db.collection<Owner>().update_one(Filter<Owner>::raw(std::move(filter)),
-                                    Update<Owner>::raw(detail::subsets::push_sorted<plan>(field, {item}, N)));
+                                    detail::subsets::push_sorted<Owner, plan>(field, {item}, N));
   return detail::subsets::settle(db, member, owner_id, options, "add");
 }
 

@@ -30,8 +30,11 @@
 // refuses it), so odm does not send it.
 
 #include <odm/join/join.hpp>
+#include <odm/query/expression.hpp>
 
 #include <optional>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -41,11 +44,13 @@ namespace odm::detail::trees {
 using odm::detail::ReferenceId;
 using IdSet = std::unordered_set<ReferenceId, odm::detail::ReferenceIdHash>;
 
+/// `{field: id}`, as the typed filters write an equality (the member pointer of a tree
+/// relation is a run-time value here, so the path is its stored name).
 template <class T>
 Filter<T> equals(std::string_view field, const ReferenceId& id) {
-  Document filter;
-  odm::detail::encode_reference_id(filter.get_mutable(), field, id);
-  return Filter<T>::raw(std::move(filter));
+  Document value;
+  odm::detail::encode_reference_id(value.get_mutable(), field, id);
+  return QueryAccess::make<Filter<T>>(condition_node(ConditionOp::eq, std::string(field), std::move(value)));
 }
 
 template <class T>
@@ -93,7 +98,7 @@ template <class T, Dangling P>
 std::optional<T> parent(const Collection<T>& collection, const T& node, ParentRef<T, P> T::*member) {
   const auto& ref = node.*member;
   if (!ref.has_parent()) return std::nullopt;
-  return collection.find_one(detail::trees::equals<T>("_id", ref.raw_id()));
+  return collection.find_one(detail::trees::equals<T>("_id", detail::Access::raw_id(ref)));
 }
 
 /// The direct children of `node`: `{parent: node._id}`.
@@ -137,7 +142,7 @@ template <class T, Dangling P>
 std::vector<T> children(const Collection<T>& collection, const T& node, RefMany<T, P> T::*member,
                         const JoinOptions& options = {}) {
   odm::detail::SkipReport::refuse_server_side(options, "odm::tree::children");
-  return detail::trees::fetch_in_order(collection, (node.*member).raw_ids(), options);
+  return detail::trees::fetch_in_order(collection, detail::Access::raw_ids(node.*member), options);
 }
 
 /// The node whose child list contains `node`: `{children: node._id}` (a multikey match);
@@ -145,10 +150,9 @@ std::vector<T> children(const Collection<T>& collection, const T& node, RefMany<
 template <class T, Dangling P>
 std::optional<T> parent(const Collection<T>& collection, const T& node, RefMany<T, P> T::*member) {
   const std::string_view field = runtime_field_name(member);
-  Document by_id;
-  odm::detail::check_append(bson_append_int32(by_id.get_mutable(), "_id", 3, 1));
+  const auto by_id = detail::QueryAccess::make<Sort<T>>(detail::SortExpr{{{"_id", Direction::ascending}}, std::nullopt});
   return collection.find_one(detail::trees::equals<T>(field, detail::trees::id_of_node(node)),
-                             FindOptions<T>{}.sort(Sort<T>::raw(std::move(by_id))));
+                             FindOptions<T>{}.sort(by_id));
 }
 
 /// The parent, grandparent, ... up to the root, through the child lists: one
@@ -169,7 +173,7 @@ std::vector<T> descendants(const Collection<T>& collection, const T& node, RefMa
   detail::trees::IdSet visited{detail::trees::id_of_node(node)};
   std::vector<detail::trees::ReferenceId> level;
   const auto enqueue_children = [&](const T& parent_node) {
-    for (const auto& id : (parent_node.*member).raw_ids())
+    for (const auto& id : detail::Access::raw_ids(parent_node.*member))
       if (visited.insert(id).second) level.push_back(id);
   };
   enqueue_children(node);

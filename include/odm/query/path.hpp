@@ -95,6 +95,7 @@ class Path {
                   "odm: the member after '/' belongs to a different struct than the one this field holds");
     detail::PathNames next = names_;
     next.push(stored_names<C, false>[detail::member_index(member)]);
+    next.may_be_unset = detail::absent_decodes<C>[detail::member_index(member)];
     if (next.depth == 1) next.first_nested = next.names[0];
     return Path<Scope, detail::query_view_t<M>, ThroughArray || detail::is_array_field<Value>, Positional>(next);
   }
@@ -230,14 +231,16 @@ class Path {
   Update<Scope> set_on_insert(const X& value) const {
     return assign("$setOnInsert", value);
   }
-  /// {$unset: {f: ""}}; only for fields that may be absent (std::optional).
-  Update<Scope> unset() const {
-    static_assert(may_be_absent<Value>,
-                  "odm: unset applies only to a field that may be absent (std::optional); unsetting a required "
-                  "field would leave a document odm cannot decode");
-    return update("$unset", [](bson_t* doc, std::string_view key) {
-      detail::check_append(bson_append_utf8(doc, key.data(), detail::key_length(key), "", 0));
-    });
+  /// {$unset: {f: ""}}; only for a field the member table says may be absent (a
+  /// std::optional, a ParentRef, a member with odm::defaulted; not one with odm::required).
+  /// Checked where the path is written, so call it on the path itself:
+  /// `odm::field(&Book::note).unset()` (or on a constexpr path).
+  consteval Unset<Scope> unset() const {
+    check_updatable();
+    if (!names_.may_be_unset)
+      throw "odm: unset applies only to a field that may be absent (std::optional, or a member with odm::defaulted); "
+            "unsetting a required field would leave a document odm cannot decode";
+    return Unset<Scope>(names_);
   }
   /// {$inc: {f: n}}; numeric fields only.
   template <class X>
@@ -297,6 +300,7 @@ class Path {
   Update<Scope> pull(const X& element_or_condition) const {
     check_updatable();
     check_array<Value>();
+    check_resizable();
     using E = detail::element_t<Value>;
     if constexpr (std::is_invocable_v<const X&, Element<E>>) {
       return detail::QueryAccess::make<Update<Scope>>(
@@ -325,9 +329,25 @@ class Path {
                   "odm: the value's type does not match the field's type (an array field also takes one "
                   "element); convert the value to the member's type");
   }
+  /// An operator that writes element values of the array.
+  static constexpr void check_element_values() {
+    check_array<Value>();
+    static_assert(detail::writes_element_values<Value>,
+                  "odm: the items of an odm::Subset are written by the odm::subset operations (odm/join/subset.hpp), "
+                  "which keep the items' own collection in step; query them with size() and elem_match()");
+  }
+  /// An operator that adds or removes elements.
+  static constexpr void check_resizable() {
+    static_assert(!detail::is_fixed_size_array<Value>,
+                  "odm: this operator changes the number of elements, but the field is a std::array of a fixed "
+                  "length (a stored array of another length would not decode); set elements through a "
+                  "positional path, or use std::vector");
+  }
   template <class V>
   static constexpr void check_array() {
-    static_assert(detail::is_array_field<V>, "odm: this operator applies only to array fields (std::vector)");
+    static_assert(detail::is_array_field<V>,
+                  "odm: this operator applies only to array fields (fields stored as arrays: std::vector, std::array, "
+                  "odm::Subset, or a type whose codec's kind is odm::kinds::array)");
   }
   static constexpr void check_updatable() {
     static_assert(!detail::is_element_scope<Scope>,
@@ -361,6 +381,7 @@ class Path {
 
   template <class R>
   Filter<Scope> listed(detail::ConditionOp op, const R& values) const {
+    if constexpr (detail::is_array_field<Value>) check_element_values();
     using Q = detail::query_value_t<Value>;
     static_assert(detail::accepts<Q, std::ranges::range_value_t<R>>,
                   "odm: the values' type does not match the field's type (for an array field: its elements' type)");
@@ -403,7 +424,8 @@ class Path {
 
   template <class X>
   Update<Scope> add_element(std::string_view op, const X& element) const {
-    check_array<Value>();
+    check_element_values();
+    check_resizable();
     using E = detail::element_t<Value>;
     static_assert(detail::accepts<E, X>, "odm: the value's type does not match the array's element type");
     return update(op, [&](bson_t* doc, std::string_view key) { detail::append_value<E>(doc, key, element); });
@@ -411,7 +433,8 @@ class Path {
 
   template <class R>
   static Document element_array(const R& elements) {
-    check_array<Value>();
+    check_element_values();
+    check_resizable();
     using E = detail::element_t<Value>;
     static_assert(detail::accepts<E, std::ranges::range_value_t<R>>,
                   "odm: the values' type does not match the array's element type");
@@ -449,6 +472,7 @@ class Path {
 
   Update<Scope> pop(std::int32_t end) const {
     check_array<Value>();
+    check_resizable();
     return update("$pop", [&](bson_t* doc, std::string_view key) {
       detail::check_append(bson_append_int32(doc, key.data(), detail::key_length(key), end));
     });
@@ -457,6 +481,7 @@ class Path {
   consteval Path<Scope, detail::element_t<Value>, ThroughArray, true> positional_step(std::string_view step) const {
     detail::PathNames next = names_;
     next.push(step);
+    next.may_be_unset = may_be_absent<detail::element_t<Value>>;  // $unset nulls an element
     return Path<Scope, detail::element_t<Value>, ThroughArray, true>(next);
   }
 

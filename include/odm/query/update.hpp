@@ -52,6 +52,32 @@ Update<T>& operator+=(Update<T>& a, const Update<T>& b) {
   return a;
 }
 
+/// `{$unset: {path: ""}}`, as Path::unset() makes it: checked against the member table
+/// while the path is still a constant, then used as the Update<T> it converts to.
+template <class T>
+class Unset {
+ public:
+  /// The update: `{$unset: {path: ""}}`.
+  operator Update<T>() const {  // NOLINT(google-explicit-constructor): an unset is an update
+    return detail::QueryAccess::make<Update<T>>(
+        detail::single_update("$unset", names_.dotted(), [](bson_t* doc, std::string_view key) {
+          detail::check_append(bson_append_utf8(doc, key.data(), detail::key_length(key), "", 0));
+        }));
+  }
+  Document bson() const { return Update<T>(*this).bson(); }
+
+  friend Update<T> operator+(const Unset& a, const Update<T>& b) { return Update<T>(a) + b; }
+  friend Update<T> operator+(const Update<T>& a, const Unset& b) { return a + Update<T>(b); }
+  friend Update<T> operator+(const Unset& a, const Unset& b) { return Update<T>(a) + Update<T>(b); }
+  friend Update<T>& operator+=(Update<T>& a, const Unset& b) { return a += Update<T>(b); }
+
+ private:
+  template <class, class, bool, bool>
+  friend class Path;
+  constexpr explicit Unset(detail::PathNames names) : names_(names) {}
+  detail::PathNames names_;
+};
+
 /// `$push` (or `$addToSet`) of several elements with `$each`, and for `$push` the
 /// modifiers `$position`, `$sort` and `$slice`:
 ///

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <ranges>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -71,28 +72,59 @@ struct strip_optional<std::optional<T>> {
 template <class T>
 using strip_optional_t = typename strip_optional<T>::type;
 
-template <class T>
-struct vector_traits {
-  static constexpr bool is_vector = false;
-  using element = void;
-};
-template <class E, class A>
-struct vector_traits<std::vector<E, A>> {
-  static constexpr bool is_vector = true;
-  using element = E;
-};
+/// Whether a value of kind Kind is a BSON array (or null or an array).
+template <class Kind>
+inline constexpr bool is_array_kind = false;
+template <class Element>
+inline constexpr bool is_array_kind<kinds::array<Element>> = true;
+template <class Kind>
+inline constexpr bool is_array_kind<kinds::nullable<Kind>> = is_array_kind<Kind>;
+
+/// The element type of an array whose codec does not say it and that is no range: the
+/// array takes conditions on itself ($size, $exists) but no element values.
+struct unknown_element {};
+
+/// The C++ type of the elements of M, stored as an array: the codec's `element_type`
+/// when it states one (a user codec of an array kind may), else M's range value type
+/// (std::vector, std::array, odm::Subset).
+template <class M>
+consteval auto element_type_of() {
+  if constexpr (requires { typename codec<M>::element_type; })
+    return std::type_identity<typename codec<M>::element_type>{};
+  else if constexpr (std::ranges::range<M>)
+    return std::type_identity<std::ranges::range_value_t<M>>{};
+  else
+    return std::type_identity<unknown_element>{};
+}
 
 /// What a query sees of a member of type M: the value it stores, so references are
 /// queried, set and pushed as the ids they hold (the member table's `value_type`).
 template <class M>
 using query_view_t = typename stored_value<M>::type;
 
-/// A field stored as a BSON array: std::vector<E> or std::optional<std::vector<E>>.
+/// A field its codec stores as a BSON array (its kind, odm/bson/kind.hpp, says so):
+/// std::vector, std::array, odm::Subset, a user type of an array kind, or an optional one.
 template <class M>
-inline constexpr bool is_array_field = vector_traits<strip_optional_t<M>>::is_vector;
+inline constexpr bool is_array_field = is_array_kind<kind_of<M>>;
 /// The element type E of an array field.
 template <class M>
-using element_t = typename vector_traits<strip_optional_t<M>>::element;
+using element_t = typename decltype(element_type_of<strip_optional_t<M>>())::type;
+
+/// Whether odm writes element values of the array field M itself ($push, $all, $in, an
+/// element compared): not for an odm::Subset, whose items are written by the
+/// odm::subset operations (join/subset.hpp) that keep their own collection in step and
+/// store them without their ParentRefs.
+template <class M>
+inline constexpr bool writes_element_values = relation_of<strip_optional_t<M>>::kind != Relationship::subset;
+
+/// Whether M holds exactly a fixed number of elements (std::array): an update that adds
+/// or removes elements would leave an array of another length, which does not decode.
+template <class M>
+inline constexpr bool is_fixed_size_array = false;
+template <class E, std::size_t N>
+inline constexpr bool is_fixed_size_array<std::array<E, N>> = true;
+template <class M>
+inline constexpr bool is_fixed_size_array<std::optional<M>> = is_fixed_size_array<M>;
 
 /// The type the element lists of array operators ($each, $pullAll) are written in; a
 /// placeholder for fields that are not arrays (those operators refuse them).
@@ -118,6 +150,10 @@ template <class Kind>
 struct record_of_kind<kinds::nullable<Kind>> : record_of_kind<Kind> {};
 template <class Kind>
 struct record_of_kind<kinds::array<Kind>> : record_of_kind<Kind> {};
+template <class Record>
+struct record_of_kind<kinds::subset_item<Record>> {
+  using type = Record;
+};
 
 /// The struct a `/` step after a field of type M enters, as M's codec stores it: an
 /// embedded struct, an optional one, or an array of them.
@@ -175,7 +211,7 @@ inline constexpr bool accepts = accepts_value<M, std::decay_t<X>>();
 /// An array field compared with one element (`{topics: "voyage"}` matches any element).
 template <class M, class X>
 inline constexpr bool accepts_element = [] {
-  if constexpr (is_array_field<M>)
+  if constexpr (is_array_field<M> && writes_element_values<M>)
     return accepts<element_t<M>, X>;
   else
     return false;
@@ -231,6 +267,9 @@ struct PathNames {
   std::array<std::string_view, max_path_depth> names{};
   std::string_view first_nested{};
   std::size_t depth = 0;
+  /// Whether the member table says the field's document decodes without it (an optional,
+  /// a ParentRef, odm::defaulted; not odm::required): what `$unset` may remove.
+  bool may_be_unset = false;
 
   constexpr void push(std::string_view name) {
     if (depth == max_path_depth) throw "odm: a typed path is at most odm::max_path_depth (8) fields deep";
@@ -241,11 +280,22 @@ struct PathNames {
   std::string dotted(bool nested = false) const;  // query.cpp
 };
 
+/// Per member of T, whether a document of T without the member's field decodes (its
+/// `when_absent` in the member table).
+template <class T>
+inline constexpr auto absent_decodes = [] {
+  std::array<bool, members<T>::size> decodes{};
+  members<T>::for_each(
+      [&](auto member) { decodes[decltype(member)::index] = decltype(member)::when_absent == Absent::initial_value; });
+  return decodes;
+}();
+
 template <class T>
 consteval PathNames root_names_at(std::size_t index) {
   PathNames names;
   names.push(stored_names<T, true>[index]);
   names.first_nested = stored_names<T, false>[index];
+  names.may_be_unset = absent_decodes<T>[index];
   return names;
 }
 

@@ -57,7 +57,7 @@ TYPED_TEST(RefManyResolve, DuplicatesAndAGhost) {
   // [p1, p2, p1, ghost, p3]: every target exists but the ghost's.
   auto refs = Self::refs_of({1, 2, 1, 99, 3});
   const auto p1 = Self::target(1), p2 = Self::target(2), p3 = Self::target(3);
-  refs.resolve({p1, p2, p1, nullptr, p3});
+  odm::detail::Access::resolve(refs, {p1, p2, p1, nullptr, p3});
   ASSERT_TRUE(refs.is_loaded());
   if constexpr (Self::policy == odm::Dangling::drop) {
     EXPECT_EQ(refs.ids(), Self::ids_of({1, 2, 1, 3})) << "only the ghost is forgotten";
@@ -88,7 +88,7 @@ TYPED_TEST(RefManyResolve, EveryTargetFound) {
     auto refs = Self::refs_of(numbers);
     std::vector<typename Self::Shared> targets;
     for (int n : numbers) targets.push_back(Self::target(n));
-    refs.resolve(targets);
+    odm::detail::Access::resolve(refs, targets);
     EXPECT_EQ(refs.ids(), Self::ids_of(numbers)) << "nothing dropped, nothing changed";
     EXPECT_EQ(Self::stored(refs), Self::stored_ids(numbers));
     for (std::size_t i = 0; i < numbers.size(); ++i) EXPECT_EQ(refs[i].name, "target " + std::to_string(numbers[i]));
@@ -98,7 +98,7 @@ TYPED_TEST(RefManyResolve, EveryTargetFound) {
 TYPED_TEST(RefManyResolve, OnlyGhostsAndEmpty) {
   using Self = TestFixture;
   auto ghosts = Self::refs_of({98, 99, 98});
-  ghosts.resolve({nullptr, nullptr, nullptr});
+  odm::detail::Access::resolve(ghosts, {nullptr, nullptr, nullptr});
   EXPECT_TRUE(ghosts.targets().empty());
   if constexpr (Self::policy == odm::Dangling::drop)
     EXPECT_EQ(Self::stored(ghosts), Self::stored_ids({}));
@@ -106,7 +106,7 @@ TYPED_TEST(RefManyResolve, OnlyGhostsAndEmpty) {
     EXPECT_EQ(Self::stored(ghosts), Self::stored_ids({98, 99, 98}));
 
   auto empty = Self::refs_of({});
-  empty.resolve({});
+  odm::detail::Access::resolve(empty, {});
   EXPECT_TRUE(empty.is_loaded());
   EXPECT_TRUE(empty.targets().empty());
   EXPECT_EQ(Self::stored(empty), Self::stored_ids({}));
