@@ -98,7 +98,35 @@ struct Big {
   };
 };
 
+// A plain struct whose std::vector a user stores with a codec of their own (a full
+// specialization of odm::codec<std::vector<Point>>), writing keys it never checks.
+struct Point {
+  std::int32_t x = 0;
+  std::string label;
+};
+struct Shape {
+  std::int64_t id = 0;
+  std::vector<Point> points;
+  struct odm_model {
+    static constexpr std::string_view collection = "shapes";
+  };
+};
+
 }  // namespace adv12insert
+
+// Stores the points as one document keyed by label: {<label>: x, ...}, unchecked.
+template <>
+struct odm::codec<std::vector<adv12insert::Point>> {
+  using kind = odm::kinds::any_document;
+  static void encode(bson_t* parent, std::string_view key, const std::vector<adv12insert::Point>& points) {
+    bson_t child;
+    odm::detail::check_append(bson_append_document_begin(parent, key.data(), static_cast<int>(key.size()), &child));
+    for (const adv12insert::Point& p : points)
+      odm::detail::check_append(bson_append_int32(&child, p.label.data(), static_cast<int>(p.label.size()), p.x));
+    odm::detail::check_append(bson_append_document_end(parent, &child));
+  }
+  static void decode(const bson_iter_t&, std::vector<adv12insert::Point>&) {}
+};
 
 namespace {
 
@@ -239,6 +267,28 @@ TEST_F(Adversary12Insert, ANestedStoredNameThatIsNotUtf8IsRefused) {
     GTEST_SKIP() << "defect: a nested struct's odm::rename to \"\\xFF\" compiles and is inserted with "
                   "validate:false (see AStoredNameThatIsNotUtf8IsRefused)";
   expect_refused(OuterOdd{1, {2}}, "inner");
+}
+
+// checked_encoding judges a std::vector by its element type, not by which codec writes it: a
+// user's own codec for std::vector<Point> is trusted like odm's, and what it writes unchecked
+// (an empty key, which libmongoc's insert validation refuses) is sent with validate:false.
+TEST_F(Adversary12Insert, AUsersOwnCodecForAContainerIsStillValidated) {
+  if (std::getenv("ODM_ADVERSARY_RUN_DEFECTS") == nullptr && odm::detail::checked_encoding<Shape>)
+    GTEST_SKIP() << "defect: checked_encoding<Shape> is true although std::vector<Point> has a user's codec "
+                    "(a full specialization of odm::codec): checked_container<std::vector<T>> looks only at T, so "
+                    "the user's unchecked keys (here an empty one) skip libmongoc's validation";
+  auto shapes = db().collection<Shape>();
+  Shape bad;
+  bad.id = 1;
+  bad.points = {Point{1, "a"}, Point{2, ""}};
+  try {
+    shapes.insert_one(bad);
+    ADD_FAILURE() << "stored an empty field name";
+  } catch (const odm::Error& error) {
+    EXPECT_EQ(std::string(error.what()).find("server error"), std::string::npos)
+        << "refused by the server, not before sending: " << error.what();
+  }
+  EXPECT_EQ(shapes.count(), 0);
 }
 
 TEST_F(Adversary12Insert, ADocumentOverSixteenMebibytesIsACleanErrorAndStoresNothing) {
