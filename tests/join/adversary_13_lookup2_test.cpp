@@ -9,6 +9,7 @@
 #include <odm/odm.hpp>
 
 #include "../driver/support.hpp"
+#include "show_refs.hpp"
 #include "id_types.hpp"
 
 #include <gtest/gtest.h>
@@ -74,6 +75,8 @@ namespace {
 
 using namespace adv13b;
 using odm_test::json;
+using odm_test::show_many;
+using odm_test::show_one;
 
 odm::JoinOptions side(odm::JoinSide s) {
   odm::JoinOptions options;
@@ -90,27 +93,6 @@ std::string same_source(std::string message) {
 }
 
 const char* name_of(odm::JoinSide s) { return s == odm::JoinSide::server ? "server" : "client"; }
-
-template <class R>
-std::string show_many(const R& references) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < references.size(); ++i) {
-    out += (i ? ", " : "") + odm::detail::describe_id(references.raw_ids()[i]);
-    try {
-      out += "=" + references.at(i).name;
-    } catch (const odm::NotLoadedError&) {
-      out += "?";
-    }
-  }
-  return out + "]";
-}
-
-template <class R>
-std::string show_one(const R& reference) {
-  std::string out = odm::detail::describe_id(reference.raw_id());
-  if (reference.is_loaded()) return out + "=" + reference->name;
-  return out + "?";
-}
 
 class Adversary13Lookup2 : public odm_test::DriverTest {
  protected:
