@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,23 @@ struct KeptPost {
   odm::Extra rest;
   struct odm_model {
     static constexpr std::string_view collection = "posts";
+  };
+};
+
+struct Parent {
+  std::int32_t id = 0;
+  std::string name;
+  struct odm_model {
+    static constexpr std::string_view collection = "parents";
+  };
+};
+
+struct Child {
+  std::int32_t id = 0;
+  odm::ParentRef<Parent> parent;
+  std::optional<odm::Ref<Parent>> other;
+  struct odm_model {
+    static constexpr std::string_view collection = "children";
   };
 };
 
@@ -315,6 +333,46 @@ TEST_F(Adversary13Lookup2, FiltersFindAcceptsButMatchRefusesBehaveAlikeOrAreRefu
     }
   }
   if (compared == 0) GTEST_SKIP() << "this engine's find runs none of these filters (MongoDB's does):\n" << refused;
+}
+
+// `$lookup` matches a null or missing localField with foreign documents whose field is null
+// or missing (MongoDB's manual, $lookup: "If an input document does not contain the
+// localField, $lookup treats the field as having a value of null for matching purposes").
+// A target collection may hold a document with `_id: null` (another program wrote it), one
+// that odm's model cannot read. A root reference (null ParentRef) or an absent optional
+// Ref refers to nothing: the client form never fetches that document, and the server form
+// must not fail on it or report it either.
+TEST_F(Adversary13Lookup2, ANullOrMissingReferenceNeverReachesATargetWhoseIdIsNull) {
+  if (std::getenv("ODM_ADVERSARY_RUN_DEFECTS") == nullptr)  // set it to see the defect fail
+    GTEST_SKIP() << "defect: the server form's $lookup of a null ParentRef or an absent optional Ref matches the "
+                    "target {_id: null}; its decode fails, so with BadDocuments::raise find_joined throws "
+                    "\"_id: expected int, got null (document { \"_id\" : null } from $lookup of collection parents "
+                    "into __odm_0)\" where the client form returns every child, and with BadDocuments::skip it "
+                    "reports {_id: null} as skipped twice (once per relation), which the client form never read";
+  insert("parents", R"([{"_id": 1, "name": "one"}, {"_id": null, "name": 7}])");
+  insert("children", R"([{"_id": 1, "parent": null}, {"_id": 2, "parent": 1, "other": 1}, {"_id": 3, "other": null},
+                         {"_id": 4}])");
+  for (const odm::BadDocuments bad : {odm::BadDocuments::raise, odm::BadDocuments::skip}) {
+    const auto load = [&](odm::JoinSide s) {
+      odm::JoinOptions options = side(s);
+      options.bad_documents = bad;
+      try {
+        const auto found = odm::find_joined(db(), {}, odm::Sort<Child>::raw(json(R"({"_id": 1})")), options,
+                                            odm::with(&Child::parent), odm::with(&Child::other));
+        std::string out;
+        for (const Child& c : found)
+          out += std::to_string(c.id) + ": " + (c.parent.has_parent() ? show_one(c.parent) : std::string("root")) + " " +
+                 (c.other ? show_one(*c.other) : std::string("-")) + "\n";
+        for (const odm::SkippedDocument& skipped : found.skipped()) out += "skipped " + skipped.id.to_json() + "\n";
+        return out;
+      } catch (const odm::Error& error) {
+        return "error: " + same_source(error.what());
+      }
+    };
+    const std::string client = load(odm::JoinSide::client);
+    EXPECT_EQ(client, "1: root -\n2: 1=one 1=one\n3: root -\n4: root -\n");
+    EXPECT_EQ(load(odm::JoinSide::server), client);
+  }
 }
 
 // A projection that leaves out `_id` or the relation itself: both forms select the same
