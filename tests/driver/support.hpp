@@ -70,6 +70,7 @@ enum class Capability {
   json_schema_validators,   // collection validators with $jsonSchema (create/collMod validator), enforced
   lookup_through_arrays,    // a $lookup localField through arrays of documents ("items.product")
   add_fields_replaces,      // $addFields of an expression replaces a stored sub-document of that name
+  huge_skips,               // a find's skip beyond 32 bits skips that many documents
 };
 
 struct EngineGap {
@@ -144,6 +145,10 @@ inline constexpr EngineGap engine_gaps[] = {
      "\"Specifying an existing field name in an $addFields operation causes the original field to be "
      "replaced\"), which the server-side join's copy of each document (`__odm_doc`) relies on when a stored "
      "document has a sub-document of that name"},
+    {Engine::mongo_java_server, Capability::huge_skips,
+     "its find with a skip beyond 32 bits (2^40, 9223372036854775807) returns every document from the first "
+     "(the aggregate's $skip of the same number returns none); MongoDB skips that many "
+     "(https://www.mongodb.com/docs/manual/reference/command/find/: skip is a positive integer)"},
 };
 
 /// Why `engine` cannot run a test that needs `capability`, or nullopt when it can.

@@ -8,6 +8,7 @@
 #include <odm/odm.hpp>
 
 #include "../driver/support.hpp"
+#include "show_refs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -107,30 +108,12 @@ namespace {
 
 using namespace adv13;
 using odm_test::json;
+using odm_test::show_many;
+using odm_test::show_one;
 
 std::string oid(int n) {
   std::string hex = std::to_string(n);
   return R"({"$oid": "5f00000000000000000000)" + std::string(2 - hex.size(), '0') + hex + R"("})";
-}
-
-template <class R>
-std::string show_one(const R& reference) {
-  std::string out = odm::detail::describe_id(odm::detail::Access::raw_id(reference));
-  if (reference.is_loaded()) return out + "=" + reference->name;
-  return out + (reference.is_dangling() ? "?" : "!");
-}
-template <class R>
-std::string show_many(const R& references) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < references.size(); ++i) {
-    out += (i ? ", " : "") + odm::detail::describe_id(odm::detail::Access::raw_ids(references)[i]);
-    try {
-      out += "=" + references.at(i).name;
-    } catch (const odm::NotLoadedError&) {
-      out += "?";
-    }
-  }
-  return out + "]";
 }
 
 class Adversary13Lookup : public odm_test::DriverTest {
