@@ -249,9 +249,7 @@ CursorCore CollectionCore::find(SessionState* session, const Document& filter, c
   if (spec.limit && *spec.limit < 0) {
     // A negative limit asks for one batch of that many (drivers' CRUD specification); the
     // find command takes it as limit and singleBatch, and refuses a negative limit.
-    append_int64(o, "limit", *spec.limit == std::numeric_limits<std::int64_t>::min()
-                                 ? std::numeric_limits<std::int64_t>::max()
-                                 : -*spec.limit);
+    append_int64(o, "limit", one_batch_limit(*spec.limit));
     append_bool(o, "singleBatch", true);
   } else if (spec.limit) {
     append_int64(o, "limit", *spec.limit);

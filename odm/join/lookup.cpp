@@ -102,7 +102,7 @@ Document lookup_pipeline(const LookupQuery& query, const std::vector<const JoinS
     append_stage(stages, "$match", query.filter.get());
     if (!query.sort.empty()) append_stage(stages, "$sort", query.sort.get());
     if (query.skip > 0) append_count_stage(stages, "$skip", query.skip);
-    if (query.limit != 0) append_count_stage(stages, "$limit", query.limit < 0 ? -query.limit : query.limit);
+    if (query.limit != 0) append_count_stage(stages, "$limit", query.limit < 0 ? one_batch_limit(query.limit) : query.limit);
     if (!query.projection.empty()) append_stage(stages, "$project", query.projection.get());
     {
       // A copy of each root taken before any stage writes a field: the stored document

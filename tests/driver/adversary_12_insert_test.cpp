@@ -53,43 +53,6 @@ struct Named {
   };
 };
 
-// A member renamed to a name that is not UTF-8 (a truncated 'é'). Its stored name passes the
-// compile-time check (not empty, no '$', no '.', no NUL), but libmongoc's insert validation
-// (BSON_VALIDATE_UTF8) refuses it and BSON requires e_name to be UTF-8.
-struct OddName {
-  std::int64_t id = 0;
-  std::int32_t value = 0;
-  struct odm_model {
-    static constexpr std::string_view collection = "odd_name";
-    static constexpr auto fields = odm::fields(odm::rename(&OddName::value, "caf\xC3"));
-  };
-};
-
-struct InnerOdd {
-  std::int32_t value = 0;
-  struct odm_model {
-    static constexpr auto fields = odm::fields(odm::rename(&InnerOdd::value, "\xFF"));
-  };
-};
-// OddName's twin that keeps unknown fields: not judged checked, so libmongoc validates it.
-struct KeptOddName {
-  std::int64_t id = 0;
-  std::int32_t value = 0;
-  odm::Extra rest;
-  struct odm_model {
-    static constexpr std::string_view collection = "kept_odd_name";
-    static constexpr auto fields = odm::fields(odm::rename(&KeptOddName::value, "caf\xC3"));
-  };
-};
-
-struct OuterOdd {
-  std::int64_t id = 0;
-  InnerOdd inner;
-  struct odm_model {
-    static constexpr std::string_view collection = "outer_odd";
-  };
-};
-
 struct Big {
   std::int64_t id = 0;
   std::vector<std::string> chunks;
@@ -242,41 +205,24 @@ TEST_F(Adversary12Insert, DecimalAndMoneyEdgeValuesAreStoredAndReadBack) {
   }
 }
 
-TEST_F(Adversary12Insert, AStoredNameThatIsNotUtf8IsRefused) {
-  static_assert(odm::detail::checked_encoding<OddName>, "judged checked: libmongoc's validation is skipped");
-  if (std::getenv("ODM_ADVERSARY_RUN_DEFECTS") == nullptr)  // set it to see the defect fail
-    GTEST_SKIP() << "defect: odm::rename(&OddName::value, \"caf\\xC3\") compiles (model.hpp is_valid_field_name "
-                  "checks empty, '$', '.' and NUL but not UTF-8), checked_encoding<OddName> is true, so "
-                  "insert_one sends the key with validate:false; libmongoc 1.23's default insert flags "
-                  "(BSON_VALIDATE_UTF8) refused it before, and BSON requires field names to be UTF-8";
-  // What libmongoc's validation did before: the twin it still validates is refused on the
-  // client, before anything is sent.
-  auto kept = db().collection<KeptOddName>();
-  try {
-    kept.insert_one(KeptOddName{1, 2, {}});
-    ADD_FAILURE() << "libmongoc let an invalid UTF-8 field name through";
-  } catch (const odm::Error& error) {
-    EXPECT_EQ(std::string(error.what()).find("server"), std::string::npos) << error.what();
-  }
-  expect_refused(OddName{1, 2}, "caf");
+// A stored name that is not UTF-8 (BSON requires e_name to be UTF-8; libmongoc's insert
+// validation refused it, and odm skips that validation for checked models) does not compile:
+// compile_fail/rename_not_utf8.cpp and rename_not_utf8_nested.cpp. The check itself:
+TEST(Adversary12InsertNames, StoredNamesAreCheckedAsUtf8AtCompileTime) {
+  static_assert(odm::detail::is_valid_field_name("caf\xC3\xA9"));
+  static_assert(!odm::detail::is_valid_field_name("caf\xC3"));
+  for (const char* good : {"a", "caf\xC3\xA9", "\xE6\x97\xA5", "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF", "\xEF\xBF\xBF"})
+    EXPECT_TRUE(odm::detail::is_utf8_name(good)) << good;
+  for (const char* bad : {"\xC3", "\xFF", "\x80", "\xC0\x80", "\xC1\xBF", "\xE0\x9F\xBF", "\xED\xA0\x80",
+                          "\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "a\xE6\x97"})
+    EXPECT_FALSE(odm::detail::is_utf8_name(bad)) << testing::PrintToString(std::string(bad));
 }
 
-TEST_F(Adversary12Insert, ANestedStoredNameThatIsNotUtf8IsRefused) {
-  static_assert(odm::detail::checked_encoding<OuterOdd>);
-  if (std::getenv("ODM_ADVERSARY_RUN_DEFECTS") == nullptr)  // set it to see the defect fail
-    GTEST_SKIP() << "defect: a nested struct's odm::rename to \"\\xFF\" compiles and is inserted with "
-                  "validate:false (see AStoredNameThatIsNotUtf8IsRefused)";
-  expect_refused(OuterOdd{1, {2}}, "inner");
-}
-
-// checked_encoding judges a std::vector by its element type, not by which codec writes it: a
-// user's own codec for std::vector<Point> is trusted like odm's, and what it writes unchecked
-// (an empty key, which libmongoc's insert validation refuses) is sent with validate:false.
+// checked_encoding trusts a std::vector only when odm's own codec writes it: a user's own codec
+// for std::vector<Point> may write what libmongoc's insert validation refuses (an empty key),
+// so that validation stays on.
 TEST_F(Adversary12Insert, AUsersOwnCodecForAContainerIsStillValidated) {
-  if (std::getenv("ODM_ADVERSARY_RUN_DEFECTS") == nullptr && odm::detail::checked_encoding<Shape>)
-    GTEST_SKIP() << "defect: checked_encoding<Shape> is true although std::vector<Point> has a user's codec "
-                    "(a full specialization of odm::codec): checked_container<std::vector<T>> looks only at T, so "
-                    "the user's unchecked keys (here an empty one) skip libmongoc's validation";
+  static_assert(!odm::detail::checked_encoding<Shape>, "a user's codec for std::vector<Point> is not trusted");
   auto shapes = db().collection<Shape>();
   Shape bad;
   bad.id = 1;

@@ -242,9 +242,13 @@ TEST(Fix14Options, AProjectionOntoASummaryMakesOptionsThatReadTheSummary) {
   static_assert(std::is_same_v<Projected, odm::FindOptions<Book, Summary>>);
   // The setters keep it.
   static_assert(std::is_same_v<decltype(std::declval<Projected&>().limit(1)), odm::FindOptions<Book, Summary>&>);
-  // A projection onto the model itself (or raw) still reads the model.
+  // A projection onto the model itself (or raw) still reads the model, and is set in place
+  // as the other setters are: `options.projection(p);` as a statement keeps it.
   static_assert(std::is_same_v<decltype(odm::FindOptions<Book>{}.projection(odm::projection<Book, Book>())),
-                               odm::FindOptions<Book>>);
+                               odm::FindOptions<Book>&>);
+  odm::FindOptions<Book> in_place;
+  in_place.projection(odm::Projection<Book>::raw(odm::Document::from_json(R"({"title": 1})")));
+  EXPECT_EQ(in_place.projection().to_canonical_json(), canonical(R"({"title": 1})"));
   const auto options = odm::FindOptions<Book>{}.limit(2).projection(odm::projection<Book, Summary>());
   EXPECT_EQ(options.projection().to_canonical_json(), canonical(R"({"title": 1, "_id": 0})"));
   EXPECT_EQ(odm::detail::OptionsAccess::spec(options).limit.value_or(0), 2);

@@ -85,6 +85,9 @@ void for_each_element(const bson_iter_t& it, Fn&& fn) {
 template <mappable T>
 struct codec<std::optional<T>> {
   using kind = kinds::nullable<kind_of<T>>;
+  // odm's own codec: a user's specialization for one instance of this container has no
+  // such member, so detail::checked_encoding does not trust what it writes.
+  static constexpr bool odm_checked_codec = true;
   static constexpr bool may_be_absent = true;
   static void encode(bson_t* parent, std::string_view key, const std::optional<T>& value) {
     if (value)
@@ -105,6 +108,9 @@ struct codec<std::optional<T>> {
 template <mappable T, class Allocator>
 struct codec<std::vector<T, Allocator>> {
   using kind = kinds::array<kind_of<T>>;
+  // odm's own codec: a user's specialization for one instance of this container has no
+  // such member, so detail::checked_encoding does not trust what it writes.
+  static constexpr bool odm_checked_codec = true;
   static void encode(bson_t* parent, std::string_view key, const std::vector<T, Allocator>& values) {
     detail::encode_array(parent, key, values);
   }
@@ -126,6 +132,9 @@ struct codec<std::vector<T, Allocator>> {
 template <mappable T, std::size_t N>
 struct codec<std::array<T, N>> {
   using kind = kinds::array<kind_of<T>>;
+  // odm's own codec: a user's specialization for one instance of this container has no
+  // such member, so detail::checked_encoding does not trust what it writes.
+  static constexpr bool odm_checked_codec = true;
   static void encode(bson_t* parent, std::string_view key, const std::array<T, N>& values) {
     detail::encode_array(parent, key, values);
   }
@@ -147,6 +156,9 @@ template <mappable T, class Compare, class Allocator>
 struct codec<std::map<std::string, T, Compare, Allocator>> {
   using map_type = std::map<std::string, T, Compare, Allocator>;
   using kind = kinds::map<kind_of<T>>;
+  // odm's own codec: a user's specialization for one instance of this container has no
+  // such member, so detail::checked_encoding does not trust what it writes.
+  static constexpr bool odm_checked_codec = true;
   static void encode(bson_t* parent, std::string_view key, const map_type& values) {
     const detail::EncodeLevel level;
     detail::ChildWriter document(parent, key);

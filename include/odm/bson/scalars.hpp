@@ -207,6 +207,7 @@ struct codec<E> {
 // 2019-02-18T05:00:00Z rather than silently dropping the five hours.
 template <class Duration>
 struct codec<std::chrono::time_point<std::chrono::system_clock, Duration>> {
+  static constexpr bool odm_checked_codec = true;  // see containers.hpp
   using time_point = std::chrono::time_point<std::chrono::system_clock, Duration>;
   using kind = kinds::scalar<BSON_TYPE_DATE_TIME>;
   static void encode(bson_t* parent, std::string_view key, const time_point& value) {

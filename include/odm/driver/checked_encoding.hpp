@@ -39,6 +39,12 @@ class Money;
 
 namespace odm::detail {
 
+// Whether codec<T> is odm's own partial specialization rather than a user's specialization
+// of one instance of a standard template (a codec for std::vector<Point>, or for a time point
+// of some duration): only odm's own is known to check what it writes.
+template <class T>
+concept odm_checked_codec = requires { requires codec<T>::odm_checked_codec; };
+
 template <class T>
 struct checked_leaf : std::false_type {};
 template <>
@@ -52,7 +58,8 @@ struct checked_leaf<std::int64_t> : std::true_type {};
 template <>
 struct checked_leaf<std::string> : std::true_type {};
 template <class Duration>
-struct checked_leaf<std::chrono::time_point<std::chrono::system_clock, Duration>> : std::true_type {};
+struct checked_leaf<std::chrono::time_point<std::chrono::system_clock, Duration>>
+    : std::bool_constant<odm_checked_codec<std::chrono::time_point<std::chrono::system_clock, Duration>>> {};
 template <>
 struct checked_leaf<Decimal> : std::true_type {};
 template <>
@@ -71,13 +78,17 @@ consteval bool checked_members(std::index_sequence<I...>) {
 template <class T>
 struct checked_container : std::false_type {};
 template <class T>
-struct checked_container<std::optional<T>> : std::bool_constant<checked_encoding_of<T>()> {};
+struct checked_container<std::optional<T>>
+    : std::bool_constant<odm_checked_codec<std::optional<T>> && checked_encoding_of<T>()> {};
 template <class T, class Allocator>
-struct checked_container<std::vector<T, Allocator>> : std::bool_constant<checked_encoding_of<T>()> {};
+struct checked_container<std::vector<T, Allocator>>
+    : std::bool_constant<odm_checked_codec<std::vector<T, Allocator>> && checked_encoding_of<T>()> {};
 template <class T, std::size_t N>
-struct checked_container<std::array<T, N>> : std::bool_constant<checked_encoding_of<T>()> {};
+struct checked_container<std::array<T, N>>
+    : std::bool_constant<odm_checked_codec<std::array<T, N>> && checked_encoding_of<T>()> {};
 template <class T, class Compare, class Allocator>
-struct checked_container<std::map<std::string, T, Compare, Allocator>> : std::bool_constant<checked_encoding_of<T>()> {};
+struct checked_container<std::map<std::string, T, Compare, Allocator>>
+    : std::bool_constant<odm_checked_codec<std::map<std::string, T, Compare, Allocator>> && checked_encoding_of<T>()> {};
 
 template <class T>
 consteval bool checked_encoding_of() {

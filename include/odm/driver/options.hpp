@@ -207,6 +207,14 @@ struct FindSpec : CommonSpec {
   std::optional<std::int32_t> batch_size;
 };
 
+/// How many documents a negative find limit asks for: one batch of `-limit` (drivers' CRUD
+/// specification). INT64_MIN has no positive twin and stands for "all of them". Both the
+/// find command and the server-side join read a negative limit through this.
+constexpr std::int64_t one_batch_limit(std::int64_t negative_limit) noexcept {
+  return negative_limit == std::numeric_limits<std::int64_t>::min() ? std::numeric_limits<std::int64_t>::max()
+                                                                    : -negative_limit;
+}
+
 struct CountSpec : CommonSpec {
   std::optional<std::int64_t> skip;
   std::optional<std::int64_t> limit;
@@ -423,6 +431,14 @@ class FindOptions
   /// options whose documents read as Summary (unless Summary keeps every member T
   /// requires): pass them to find<Summary>(). Collection<T>::find<Summary>() sets the
   /// projection from Summary's fields when it is not set.
+  /// A projection that leaves what the documents read as unchanged (a raw one, or one onto
+  /// a struct that keeps every member T requires) sets it in place, as the other setters do.
+  template <class Result>
+    requires std::is_same_v<typename detail::projected_read<T, Result>::type, Reads>
+  FindOptions& projection(const Projection<T, Result>& projection) {
+    this->spec_.projection = projection.bson();
+    return *this;
+  }
   template <class Result>
   [[nodiscard]] FindOptions<T, typename detail::projected_read<T, Result>::type> projection(
       const Projection<T, Result>& projection) const {

@@ -57,7 +57,7 @@ renamed_from(std::string_view previous_name) {
   static_assert(std::is_member_object_pointer_v<decltype(Member)>,
                 "odm::renamed_from<&T::member>(\"old name\"): pass a pointer to the renamed data member");
   if (!detail::is_valid_field_name(previous_name))
-    throw UsageError("odm::renamed_from: the previous name is empty, starts with '$' or contains '.'");
+    throw UsageError("odm::renamed_from: the previous name is empty, starts with '$', contains '.' or NUL, or is not valid UTF-8");
   return {Member, previous_name, true};
 }
 
