@@ -154,6 +154,14 @@ void collect_lookups(const bson_t* row, LookupResults& results) {
       if (!BSON_ITER_HOLDS_DOCUMENT(&element)) continue;  // $lookup only writes documents
       RawView view;
       bson_iter_document(&element, &view.length, &view.data);
+      // $lookup matches a null or missing localField (a tree root's `parent: null`, an absent
+      // optional Ref) with a target whose _id is null or missing. No reference holds such an
+      // id, and the client form never asks for one: leave it out, so both forms agree.
+      bson_t target;
+      bson_iter_t id;
+      if (!bson_init_static(&target, view.data, view.length) || !bson_iter_init_find(&id, &target, "_id") ||
+          BSON_ITER_HOLDS_NULL(&id))
+        continue;
       results.pools[step].push_back(view);
     }
   }
