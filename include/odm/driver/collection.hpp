@@ -629,7 +629,7 @@ class Collection {
         const auto& expr = detail::QueryAccess::expression(filter);
         if (expr && expr->kind == detail::FilterNode::Kind::raw) return;
         const Document selection = detail::older_versions_within(filter.bson().get(), Schema::current);
-        Cursor<Document> old(core_.find(session, selection, spec(FindOptions<T>())), core_);
+        auto old = detail::Access::make<Cursor<Document>>(core_.find(session, selection, spec(FindOptions<T>())), core_);
         for (const Document& found : old) {
           Document stored = found;
           for (int attempt = 0;; ++attempt) {
@@ -645,7 +645,7 @@ class Collection {
             if (!detail::guarded_rewrite(stored.get(), upgraded.get(), guard, rewrite)) break;
             if (core_.update(session, detail::UpdateKind::one, guard, rewrite, spec(UpdateOptions<T>())).matched == 1)
               break;
-            Cursor<Document> again(core_.find(session, detail::id_field(stored.get()), spec(FindOptions<T>())), core_);
+            auto again = detail::Access::make<Cursor<Document>>(core_.find(session, detail::id_field(stored.get()), spec(FindOptions<T>())), core_);
             auto next = again.begin();
             if (next == again.end()) break;  // deleted meanwhile
             if (attempt == 9)
