@@ -152,6 +152,22 @@ struct Shipment {
   };
 };
 
+// The contract release of Person's nested rename: the README's contract step, given the
+// dotted path of the member (the only way to name it).
+struct AddressV3 {
+  std::string street;
+  std::optional<std::string> floor;
+};
+struct PersonV3 {
+  std::int64_t id = 0;
+  AddressV3 home;
+  struct odm_model {
+    static constexpr std::string_view collection = "people";
+    static constexpr auto schema =
+        odm::schema_versions<2>(odm::upgrade<1>(odm::rename_field("home.road", "home.street")));
+  };
+};
+
 }  // namespace adv11r
 
 namespace {
@@ -521,6 +537,28 @@ TEST_F(Adversary11Rename, TheContractMigrationKeepsTheNewestValueAndIsIdempotent
   EXPECT_EQ(second.migrated, 0);
   EXPECT_EQ(second.remaining, 0);
   for (std::int64_t id = 1; id <= 5; ++id) EXPECT_EQ(v3.get_by_id(id).visits, want[id - 1]) << "_id " << id;
+}
+
+// The contract of a nested rename: odm::rename_field takes a top-level name. Given the
+// dotted path of a renamed embedded member it must either move it or refuse; a silent
+// no-op marks the document current and the next read takes the stale new name.
+TEST_F(Adversary11Rename, TheContractStepOfANestedRenameNeverLosesTheNewerValue) {
+  run(R"({"insert": "people", "documents": [
+        {"_id": {"$numberLong": "1"}, "home": {"street": "stale", "road": "fresh"}}]})");
+  std::string read;
+  std::string failure;
+  try {
+    odm::Migration<PersonV3>(db()).run();
+    read = db().collection<PersonV3>().get_by_id(1).home.street;
+  } catch (const odm::Error& e) {
+    failure = e.what();  // refusing the dotted name is as good as moving it
+  }
+  if (failure.empty() && read != "fresh")
+    GTEST_SKIP() << "defect: odm::rename_field(\"home.road\", \"home.street\") is accepted and does nothing "
+                    "(it looks for a top-level field named \"home.road\"), the Migration marks the document "
+                    "current, and the contract release reads the stale \""
+                 << read << "\": the value v1 wrote last under the old name is lost (renamed_from checks its name; "
+                            "rename_field does not)";
 }
 
 }  // namespace
