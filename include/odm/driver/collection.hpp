@@ -645,7 +645,8 @@ class Collection {
             if (!detail::guarded_rewrite(stored.get(), upgraded.get(), guard, rewrite)) break;
             if (core_.update(session, detail::UpdateKind::one, guard, rewrite, spec(UpdateOptions<T>())).matched == 1)
               break;
-            auto again = detail::Access::make<Cursor<Document>>(core_.find(session, detail::id_field(stored.get()), spec(FindOptions<T>())), core_);
+            auto again = detail::Access::make<Cursor<Document>>(
+                core_.find(session, detail::id_field(stored.get()), spec(FindOptions<T>())), core_);
             auto next = again.begin();
             if (next == again.end()) break;  // deleted meanwhile
             if (attempt == 9)
