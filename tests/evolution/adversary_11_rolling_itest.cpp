@@ -108,6 +108,15 @@ struct StockV3 {
   };
 };
 
+// No id member: documents keep whatever _id other programs gave them.
+struct Bag {
+  odm::Extra rest;
+  struct odm_model {
+    static constexpr std::string_view collection = "bags";
+    static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(&unchanged));
+  };
+};
+
 }  // namespace adv11roll
 
 namespace {
@@ -467,6 +476,36 @@ TEST_F(Adversary11Rolling, AnOlderReleaseWritingANewerDocumentDoesNotDowngradeIt
                     "qty) over it and reads qty "
                  << now.qty << " instead of 7; stored " << (raw ? raw->to_json() : std::string("?"));
   }
+}
+
+// _ids of every type MongoDB allows in `_id`, including the ends of the sort order
+// (MinKey, MaxKey), null, a Decimal128 NaN (after which `$gt` matches no number) and the
+// types after ObjectId (bool, date, timestamp): one document per batch, every one
+// migrated, the report true.
+TEST_F(Adversary11Rolling, AMigrationVisitsEveryIdTypeOneBatchAtATime) {
+  const char* ids[] = {R"({"$minKey": 1})", "null", R"({"$numberDecimal": "NaN"})", "1", "2.5",
+                       R"({"$numberDecimal": "3"})", R"("text")", R"({"a": 1})", R"({"$binary": {"base64": "AQI=", "subType": "00"}})",
+                       R"({"$oid": "65a000000000000000000001"})", "true", R"({"$date": {"$numberLong": "1700000000000"}})",
+                       R"({"$timestamp": {"t": 1, "i": 2}})", R"({"$maxKey": 1})"};
+  std::int64_t stored_ids = 0;
+  std::string refused;
+  for (const char* id : ids) {
+    try {
+      db().run_command(json(std::string(R"({"insert": "bags", "documents": [{"_id": )") + id + R"(, "n": 1}]})"));
+      ++stored_ids;
+    } catch (const odm::Error& e) {
+      refused += std::string(id) + " (" + e.what() + "); ";
+    }
+  }
+  const auto old_count = [&] {
+    return db().collection<Bag>().count(odm::Filter<Bag>::raw(json(R"({"schema_version": {"$ne": 2}})")));
+  };
+  ASSERT_EQ(old_count(), stored_ids) << refused;
+  const odm::MigrationReport report = odm::Migration<Bag>(db()).batch_size(1).run();
+  EXPECT_EQ(old_count(), 0) << "engine refused: " << refused;
+  EXPECT_EQ(report.migrated, stored_ids);
+  EXPECT_EQ(report.remaining, 0);
+  EXPECT_EQ(odm::Migration<Bag>(db()).run().migrated, 0);
 }
 
 }  // namespace
