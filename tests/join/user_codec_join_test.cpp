@@ -53,7 +53,7 @@ struct odm::codec<user_codec::CsvProducts> {
   static void encode(bson_t* parent, std::string_view key, const user_codec::CsvProducts& list) {
     std::string text;
     for (const auto& ref : list.refs)
-      text += (text.empty() ? "" : ",") + std::to_string(ref.id());
+      text += (text.empty() ? "" : ",") + std::to_string(std::get<std::int64_t>(odm::detail::Access::raw_id(ref)));
     odm::codec<std::string>::encode(parent, key, text);
   }
   static void decode(const bson_iter_t& it, user_codec::CsvProducts& out) {
