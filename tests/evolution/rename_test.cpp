@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string>
 
-namespace rename_test {
+namespace renamed_from_test {
 
 struct Counter {
   std::int64_t id = 0;
@@ -45,11 +45,11 @@ struct Contracted {
   };
 };
 
-}  // namespace rename_test
+}  // namespace renamed_from_test
 
 namespace {
 
-using namespace rename_test;
+using namespace renamed_from_test;
 using namespace odm_test;
 
 TEST(RenamedFrom, TheMemberTableSaysWhatTheOptionStates) {
