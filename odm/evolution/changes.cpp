@@ -5,6 +5,7 @@
 #include <odm/bson/codec.hpp>
 #include <odm/bson/limits.hpp>
 #include <odm/bson/writer.hpp>
+#include <odm/driver/upgrade.hpp>
 #include <odm/error.hpp>
 
 #include <algorithm>
@@ -18,15 +19,6 @@ namespace odm {
 namespace {
 
 std::string_view key_of(const bson_iter_t& it) { return {bson_iter_key(&it), bson_iter_key_len(&it)}; }
-
-/// Same BSON type and same bytes. (`d1` is the offset of a value's first byte and
-/// `next_off` that of the next field: libbson's documented iterator fields.)
-bool same_value(const bson_iter_t& a, const bson_iter_t& b) {
-  if (bson_iter_type(&a) != bson_iter_type(&b)) return false;
-  const std::size_t length_a = a.next_off - a.d1;
-  const std::size_t length_b = b.next_off - b.d1;
-  return length_a == length_b && std::memcmp(a.raw + a.d1, b.raw + b.d1, length_a) == 0;
-}
 
 /// Whether `key` can be one step of a dotted update path.
 bool addressable(std::string_view key) {
@@ -89,7 +81,7 @@ class Differ {
       ++position;
       if (old != nullptr) {
         old->matched = true;
-        if (same_value(old->it, it)) continue;
+        if (detail::same_value(old->it, it)) continue;
         value(old->it, it, join(path, key));
       } else {
         append(set_, join(path, key), it);
@@ -112,7 +104,7 @@ class Differ {
 
   /// One value that is in both versions, at `path`.
   void value(const bson_iter_t& before, const bson_iter_t& after, const std::string& path) {
-    if (same_value(before, after)) return;
+    if (detail::same_value(before, after)) return;
     const bson_type_t type = bson_iter_type(&after);
     // Deeper than any model nests (another program's document, kept in an Extra, or given
     // to changes_between): set whole rather than recurse without bound.
@@ -153,7 +145,7 @@ class Differ {
     }
     std::vector<std::size_t> changed;
     for (std::size_t i = 0; i < old_elements.size(); ++i)
-      if (!same_value(iter_of(old_elements[i]), iter_of(new_elements[i]))) changed.push_back(i);
+      if (!detail::same_value(iter_of(old_elements[i]), iter_of(new_elements[i]))) changed.push_back(i);
     if (new_elements.size() > old_elements.size()) {
       if (!changed.empty()) {
         append(set_, path, after);

@@ -212,10 +212,10 @@ TEST(Adversary12InsertNames, StoredNamesAreCheckedAsUtf8AtCompileTime) {
   static_assert(odm::detail::is_valid_field_name("caf\xC3\xA9"));
   static_assert(!odm::detail::is_valid_field_name("caf\xC3"));
   for (const char* good : {"a", "caf\xC3\xA9", "\xE6\x97\xA5", "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF", "\xEF\xBF\xBF"})
-    EXPECT_TRUE(odm::detail::is_utf8_name(good)) << good;
+    EXPECT_TRUE(odm::detail::is_utf8(good)) << good;
   for (const char* bad : {"\xC3", "\xFF", "\x80", "\xC0\x80", "\xC1\xBF", "\xE0\x9F\xBF", "\xED\xA0\x80",
                           "\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "a\xE6\x97"})
-    EXPECT_FALSE(odm::detail::is_utf8_name(bad)) << testing::PrintToString(std::string(bad));
+    EXPECT_FALSE(odm::detail::is_utf8(bad)) << testing::PrintToString(std::string(bad));
 }
 
 // checked_encoding trusts a std::vector only when odm's own codec writes it: a user's own codec

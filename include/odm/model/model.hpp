@@ -20,6 +20,7 @@
 // names, with `id` stored as `_id`.
 
 #include <odm/error.hpp>
+#include <odm/model/utf8_sequence.hpp>
 #include <odm/reflect/members.hpp>
 
 #include <algorithm>
@@ -117,44 +118,9 @@ concept has_schema_versions = requires { detail::metadata_t<T>::schema.current; 
 
 namespace detail {
 
-/// Whether `text` is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
-/// above U+10FFFF). Names are checked when the model compiles, so this one is constexpr;
-/// values are checked at run time by odm/bson/utf8.hpp.
-constexpr bool is_utf8_name(std::string_view text) {
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const auto lead = static_cast<unsigned char>(text[at]);
-    std::size_t length = 0;
-    unsigned char low = 0x80, high = 0xBF;  // the range of the byte after the lead
-    if (lead < 0x80) {
-      ++at;
-      continue;
-    } else if (lead >= 0xC2 && lead <= 0xDF) {
-      length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      length = 3;
-      if (lead == 0xE0) low = 0xA0;   // overlong
-      if (lead == 0xED) high = 0x9F;  // surrogates
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      length = 4;
-      if (lead == 0xF0) low = 0x90;   // overlong
-      if (lead == 0xF4) high = 0x8F;  // above U+10FFFF
-    } else {
-      return false;
-    }
-    if (text.size() - at < length) return false;
-    for (std::size_t i = 1; i < length; ++i) {
-      const auto next = static_cast<unsigned char>(text[at + i]);
-      if (next < (i == 1 ? low : 0x80) || next > (i == 1 ? high : 0xBF)) return false;
-    }
-    at += length;
-  }
-  return true;
-}
-
 constexpr bool is_valid_field_name(std::string_view name) {
   return !name.empty() && name.front() != '$' && name.find('.') == std::string_view::npos &&
-         name.find('\0') == std::string_view::npos && is_utf8_name(name);
+         name.find('\0') == std::string_view::npos && is_utf8(name);
 }
 
 inline constexpr std::tuple<> no_options{};
