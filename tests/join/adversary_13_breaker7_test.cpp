@@ -1,0 +1,488 @@
+// Adversarial probes of issue 13 (references anywhere in a document, server-side joins),
+// written from the README by someone who did not write the join code. Each test states
+// the README's promise it checks:
+//   - the client form (`find` + `$in` per relation and level) and the server form (one
+//     `aggregate` with `$lookup`) of one join give the same objects, for every id type and
+//     Dangling policy, with sort/skip/limit in FindOptions;
+//   - a join never alters a stored id: saving every joined document stores what was read
+//     (under drop, a RefMany forgets its missing ids and nothing else changes);
+//   - self-references and cycles across embedded paths terminate;
+//   - a RefMany of 100,000 ids joins alike on both sides.
+
+#include "id_types.hpp"
+
+#include <odm/join/join.hpp>
+#include <odm/join/lookup.hpp>
+#include <odm/odm.hpp>
+
+#include "../driver/support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace adversary_13_breaker7 {
+namespace {
+
+using id_types::make_id;
+using odm_test::json;
+
+template <class Id>
+struct Thing {
+  Id id{};
+  std::string name;
+  struct odm_model {
+    static constexpr std::string_view collection = "things";
+  };
+};
+
+template <class Id, odm::Dangling P>
+struct Slot {
+  odm::Ref<Thing<Id>, P> thing;
+  std::int32_t n = 0;
+};
+
+/// References in every place a path may go through: top level, arrays of sub-documents, an
+/// optional sub-document, arrays inside arrays and std::map values (the last two: client
+/// only, the README says `$lookup` cannot express them).
+template <class Id, odm::Dangling P>
+struct Holder {
+  std::int32_t id = 0;
+  odm::Ref<Thing<Id>, P> one;
+  odm::RefMany<Thing<Id>, P> many;
+  std::vector<odm::Embedded<Slot<Id, P>>> slots;
+  std::optional<odm::Embedded<Slot<Id, P>>> spare;
+  std::vector<std::vector<odm::Ref<Thing<Id>, P>>> grid;
+  std::map<std::string, odm::RefMany<Thing<Id>, P>> named;
+  struct odm_model {
+    static constexpr std::string_view collection = "holders";
+  };
+};
+
+constexpr int kGhost = 99;
+constexpr int kOtherGhost = 98;
+
+template <class Id>
+std::string number_of(const Id& id) {
+  for (int n : {1, 2, 3, kGhost, kOtherGhost})
+    if (id == make_id<Id>(n)) return std::to_string(n);
+  return "<unknown id>";
+}
+
+/// "n=name" for a loaded reference, "n?" for a dangling one, "n!" for one not resolved.
+template <class Id, odm::Dangling P>
+std::string render(const odm::Ref<Thing<Id>, P>& ref) {
+  const std::string n = number_of<Id>(ref.id());
+  if (ref.is_loaded()) return n + "=" + ref->name;
+  return n + (ref.is_dangling() ? "?" : "!");
+}
+template <class Id, odm::Dangling P>
+std::string render(const odm::RefMany<Thing<Id>, P>& refs) {
+  std::string out = "[";
+  const auto ids = refs.ids();
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    out += (i ? " " : "") + number_of<Id>(ids[i]);
+    if (!refs.is_loaded()) {
+      out += "!";
+      continue;
+    }
+    try {
+      out += "=" + refs.at(i).name;
+    } catch (const odm::NotLoadedError&) {
+      out += "?";
+    }
+  }
+  return out + "]";
+}
+/// Everything a server-side join can resolve.
+template <class Id, odm::Dangling P>
+std::string render_shared(const Holder<Id, P>& h) {
+  std::string out = std::to_string(h.id) + ": one " + render(h.one) + " many " + render(h.many) + " slots [";
+  for (std::size_t i = 0; i < h.slots.size(); ++i) out += (i ? " " : "") + render(h.slots[i]->thing);
+  out += "] spare " + (h.spare ? render((*h.spare)->thing) : std::string("none"));
+  return out;
+}
+template <class Id, odm::Dangling P>
+std::string render_all(const Holder<Id, P>& h) {
+  std::string out = render_shared(h) + " grid [";
+  for (const auto& row : h.grid) {
+    out += "(";
+    for (std::size_t i = 0; i < row.size(); ++i) out += (i ? " " : "") + render(row[i]);
+    out += ")";
+  }
+  out += "] named {";
+  for (const auto& [key, refs] : h.named) out += key + ":" + render(refs) + " ";
+  return out + "}";
+}
+
+template <class C>
+class Breaker7Everywhere : public odm_test::DriverTest {
+ protected:
+  using Id = typename C::id_type;
+  static constexpr odm::Dangling policy = C::policy;
+  using H = Holder<Id, policy>;
+  using S = Slot<Id, policy>;
+  using Ref = odm::Ref<Thing<Id>, policy>;
+  using Many = odm::RefMany<Thing<Id>, policy>;
+
+  static Id id(int n) { return make_id<Id>(n); }
+  static Many many(std::initializer_list<int> numbers) {
+    Many out;
+    for (int n : numbers) out.push_back(id(n));
+    return out;
+  }
+  static odm::Embedded<S> slot(int n) { return odm::Embedded<S>(S{Ref(id(n)), n}); }
+
+  /// Things 1..3; holders 1..5, ghosts 98 and 99 in some of them.
+  void store() {
+    std::vector<Thing<Id>> things;
+    for (int n : {1, 2, 3}) things.push_back({id(n), "t" + std::to_string(n)});
+    db().template collection<Thing<Id>>().insert_many(things);
+    std::vector<H> holders(5);
+    holders[0] = H{1, Ref(id(1)), many({1, 2, 1, kGhost, 3}), {slot(2), slot(1), slot(2)}, slot(3),
+                   {{Ref(id(1)), Ref(id(2))}, {}, {Ref(id(3)), Ref(id(1))}}, {{"a", many({2, 2})}, {"b", many({})}}};
+    holders[1] = H{2, Ref(id(3)), many({3}), {}, std::nullopt, {}, {}};
+    holders[2] = H{3, Ref(id(2)), many({}), {slot(kGhost)}, std::nullopt, {}, {}};  // a ghost in a slot
+    holders[3] = H{4, Ref(id(kOtherGhost)), many({1}), {}, std::nullopt, {}, {}};    // a ghost at the top
+    holders[4] = H{5, Ref(id(1)), many({kOtherGhost}), {}, slot(1), {}, {}};          // only a ghost in many
+    db().template collection<H>().insert_many(holders);
+  }
+  std::map<std::int32_t, odm::Document> raw_holders() {
+    std::map<std::int32_t, odm::Document> out;
+    for (const odm::Document& d : db().template collection<H>().template find<odm::Document>({}).to_vector()) {
+      bson_iter_t it;
+      EXPECT_TRUE(bson_iter_init_find(&it, d.get(), "_id"));
+      out.emplace(bson_iter_int32(&it), d);
+    }
+    return out;
+  }
+  static odm::FindOptions<H> newest_but_one() {
+    return odm::FindOptions<H>{}.sort(odm::sort(odm::desc(&H::id))).skip(1).limit(3);
+  }
+  odm::JoinOptions side(odm::JoinSide s) const {
+    odm::JoinOptions o;
+    o.side = s;
+    return o;
+  }
+  /// The relations both forms can run.
+  odm::Resolved<H> shared_join(odm::JoinSide s, const odm::FindOptions<H>& find_options) {
+    return odm::find_joined(db(), {}, find_options, side(s), odm::with(&H::one), odm::with(&H::many),
+                            odm::with(&H::slots, odm::with(&S::thing)), odm::with(&H::spare, odm::with(&S::thing)));
+  }
+  static std::string show(const odm::Resolved<H>& resolved) {
+    std::string out;
+    for (const H& h : resolved) out += render_shared(h) + "\n";
+    return out;
+  }
+};
+
+TYPED_TEST_SUITE(Breaker7Everywhere, id_types::AllCases);
+
+// README: "client vs server form ... Results, order, duplicates, dangling policy ...
+// identical"; find_joined's sort/skip/limit select the roots on both sides.
+TYPED_TEST(Breaker7Everywhere, BothSidesGiveTheSameObjectsWithSortSkipAndLimit) {
+  using Self = TestFixture;
+  using H = typename Self::H;
+  if (const auto missing = this->missing_capability(odm_test::Capability::lookup_through_arrays)) GTEST_SKIP() << *missing;
+  this->store();
+  const odm::FindOptions<H> all = odm::FindOptions<H>{}.sort(odm::sort(odm::asc(&H::id)));
+  if constexpr (Self::policy == odm::Dangling::raise) {
+    for (const odm::JoinSide s : {odm::JoinSide::client, odm::JoinSide::server}) {
+      EXPECT_THROW((void)this->shared_join(s, all), odm::DanglingReference) << (s == odm::JoinSide::server);
+      EXPECT_THROW((void)this->shared_join(s, this->newest_but_one()), odm::DanglingReference);
+    }
+    return;
+  }
+  const std::string client = Self::show(this->shared_join(odm::JoinSide::client, all));
+  const std::string server = Self::show(this->shared_join(odm::JoinSide::server, all));
+  if constexpr (Self::policy == odm::Dangling::keep) {
+    EXPECT_EQ(client,
+              "1: one 1=t1 many [1=t1 2=t2 1=t1 99? 3=t3] slots [2=t2 1=t1 2=t2] spare 3=t3\n"
+              "2: one 3=t3 many [3=t3] slots [] spare none\n"
+              "3: one 2=t2 many [] slots [99?] spare none\n"
+              "4: one 98? many [1=t1] slots [] spare none\n"
+              "5: one 1=t1 many [98?] slots [] spare 1=t1\n");
+  } else {
+    // drop: holder 3 (a ghost in a slot) and 4 (a ghost at the top) are left out; the
+    // RefMany lists forget their ghosts.
+    EXPECT_EQ(client,
+              "1: one 1=t1 many [1=t1 2=t2 1=t1 3=t3] slots [2=t2 1=t1 2=t2] spare 3=t3\n"
+              "2: one 3=t3 many [3=t3] slots [] spare none\n"
+              "5: one 1=t1 many [] slots [] spare 1=t1\n");
+  }
+  EXPECT_EQ(server, client);
+
+  // The roots are selected first (4, 3, 2), then joined.
+  const std::string client_page = Self::show(this->shared_join(odm::JoinSide::client, this->newest_but_one()));
+  const std::string server_page = Self::show(this->shared_join(odm::JoinSide::server, this->newest_but_one()));
+  EXPECT_EQ(server_page, client_page);
+  if constexpr (Self::policy == odm::Dangling::keep)
+    EXPECT_EQ(client_page,
+              "4: one 98? many [1=t1] slots [] spare none\n"
+              "3: one 2=t2 many [] slots [99?] spare none\n"
+              "2: one 3=t3 many [3=t3] slots [] spare none\n");
+  else
+    EXPECT_EQ(client_page, "2: one 3=t3 many [3=t3] slots [] spare none\n");
+}
+
+// README: "the saved object after a join never loses or alters a stored id" (keep), and
+// under drop "a RefMany forgets the missing ids, and saving the document stores the
+// cleaned list": nothing else may change, in any container.
+TYPED_TEST(Breaker7Everywhere, SavingEveryJoinedDocumentStoresWhatWasRead) {
+  using Self = TestFixture;
+  using H = typename Self::H;
+  using S = typename Self::S;
+  this->store();
+  const auto before = this->raw_holders();
+  std::vector<H> holders =
+      this->db().template collection<H>().find({}, odm::FindOptions<H>{}.sort(odm::sort(odm::asc(&H::id)))).to_vector();
+  const auto join = [&] {
+    odm::resolve(this->db(), holders, odm::with(&H::one), odm::with(&H::many), odm::with(&H::slots, odm::with(&S::thing)),
+                 odm::with(&H::spare, odm::with(&S::thing)), odm::with(&H::grid), odm::with(&H::named));
+  };
+  if constexpr (Self::policy == odm::Dangling::raise) {
+    EXPECT_THROW(join(), odm::DanglingReference);
+    return;
+  }
+  join();
+  std::string shown;
+  for (const H& h : holders) shown += render_all(h) + "\n";
+  if constexpr (Self::policy == odm::Dangling::keep) {
+    EXPECT_EQ(shown,
+              "1: one 1=t1 many [1=t1 2=t2 1=t1 99? 3=t3] slots [2=t2 1=t1 2=t2] spare 3=t3 grid [(1=t1 2=t2)()(3=t3 "
+              "1=t1)] named {a:[2=t2 2=t2] b:[] }\n"
+              "2: one 3=t3 many [3=t3] slots [] spare none grid [] named {}\n"
+              "3: one 2=t2 many [] slots [99?] spare none grid [] named {}\n"
+              "4: one 98? many [1=t1] slots [] spare none grid [] named {}\n"
+              "5: one 1=t1 many [98?] slots [] spare 1=t1 grid [] named {}\n");
+  } else {
+    EXPECT_EQ(shown,
+              "1: one 1=t1 many [1=t1 2=t2 1=t1 3=t3] slots [2=t2 1=t1 2=t2] spare 3=t3 grid [(1=t1 2=t2)()(3=t3 "
+              "1=t1)] named {a:[2=t2 2=t2] b:[] }\n"
+              "2: one 3=t3 many [3=t3] slots [] spare none grid [] named {}\n"
+              "5: one 1=t1 many [] slots [] spare 1=t1 grid [] named {}\n");
+  }
+  for (const H& h : holders) this->db().template collection<H>().replace_one(odm::field(&H::id) == h.id, h);
+  const auto after = this->raw_holders();
+  ASSERT_EQ(after.size(), before.size());
+  for (const auto& [key, document] : before) {
+    const odm::Document& saved = after.at(key);
+    if (Self::policy == odm::Dangling::keep || (key != 1 && key != 5)) {
+      EXPECT_EQ(saved.to_canonical_json(), document.to_canonical_json()) << "holder " << key;
+      continue;
+    }
+    // drop: the RefMany lost its ghost; every other field is as stored.
+    bson_iter_t it;
+    ASSERT_TRUE(bson_iter_init(&it, document.get()));
+    while (bson_iter_next(&it)) {
+      const std::string field = bson_iter_key(&it);
+      if (field == "many") continue;
+      bson_iter_t other;
+      ASSERT_TRUE(bson_iter_init_find(&other, saved.get(), field.c_str())) << field;
+      odm::Document a, b;
+      bson_append_iter(a.get_mutable(), "v", 1, &it);
+      bson_append_iter(b.get_mutable(), "v", 1, &other);
+      EXPECT_EQ(b.to_canonical_json(), a.to_canonical_json()) << "holder " << key << " field " << field;
+    }
+    const H read = this->db().template collection<H>().get_by_id(key);
+    if (key == 1)
+      EXPECT_EQ(read.many.ids(), (std::vector<typename Self::Id>{Self::id(1), Self::id(2), Self::id(1), Self::id(3)}));
+    else
+      EXPECT_TRUE(read.many.ids().empty());
+  }
+}
+
+// ---- self-references and cycles ---------------------------------------------------------
+
+struct Node;
+
+struct Edge {
+  odm::Ref<Node> to;
+  std::string label;
+};
+
+struct Node {
+  std::string id;
+  odm::Ref<Node> next;
+  odm::RefMany<Node> links;
+  std::vector<odm::Embedded<Edge>> edges;
+  struct odm_model {
+    static constexpr std::string_view collection = "nodes";
+  };
+};
+
+class Breaker7Cycles : public odm_test::DriverTest, public testing::WithParamInterface<odm::JoinSide> {
+ protected:
+  /// a -> a (itself), a.links [b, a, b]; b -> c, c -> a: a cycle through every relation.
+  void store() {
+    db().run_command(json(R"({"insert": "nodes", "documents": [
+      {"_id": "a", "next": "a", "links": ["b", "a", "b"], "edges": [{"to": "b", "label": "ab"}, {"to": "a", "label": "aa"}]},
+      {"_id": "b", "next": "c", "links": ["a"], "edges": [{"to": "c", "label": "bc"}]},
+      {"_id": "c", "next": "a", "links": [], "edges": [{"to": "a", "label": "ca"}, {"to": "zz", "label": "c?"}]}]})"));
+  }
+  odm::JoinOptions options() const {
+    odm::JoinOptions o;
+    o.side = GetParam();
+    return o;
+  }
+};
+
+std::string walk(const Node& node, int depth) {
+  std::string out = node.id + "{next ";
+  out += node.next.is_loaded() ? (depth > 0 ? walk(*node.next, depth - 1) : node.next->id) : node.next.id() + "!";
+  out += " links";
+  for (std::size_t i = 0; i < node.links.size(); ++i)
+    out += " " + (node.links.is_loaded() ? node.links.at(i).id : node.links.id(i) + "!");
+  out += " edges";
+  for (const auto& edge : node.edges) {
+    out += " " + edge->label + ":";
+    if (edge->to.is_loaded())
+      out += depth > 0 ? walk(*edge->to, depth - 1) : edge->to->id;
+    else
+      out += edge->to.id() + (edge->to.is_dangling() ? "?" : "!");
+  }
+  return out + "}";
+}
+
+// README: a nested relation costs one more query per level and terminates at the depth
+// declared, whatever cycles the data holds; both sides give the same objects.
+TEST_P(Breaker7Cycles, SelfReferencesAndCyclesAcrossEmbeddedPathsTerminateAlike) {
+  if (GetParam() == odm::JoinSide::server) {
+    ODM_REQUIRE(lookup_through_arrays);
+  }
+  store();
+  const auto run = [&](const odm::JoinOptions& chosen) {
+    const odm::Resolved<Node> nodes = odm::find_joined(
+        db(), odm::field(&Node::id) != "b", odm::sort(odm::asc(&Node::id)), chosen,
+        odm::with(&Node::next, odm::with(&Node::next, odm::with(&Node::next))), odm::with(&Node::links),
+        odm::with(&Node::edges, odm::with(&Edge::to, odm::with(&Node::edges, odm::with(&Edge::to)))));
+    std::string out;
+    for (const Node& n : nodes) out += walk(n, 3) + "\n";
+    return out;
+  };
+  log_.clear();
+  const std::string chosen = run(options());
+  if (GetParam() == odm::JoinSide::server) {
+    EXPECT_EQ(log_.started("aggregate"), 1);
+    EXPECT_EQ(log_.started("find"), 0);
+  } else {
+    EXPECT_EQ(log_.started("find"), 1 + 3 + 1 + 2) << "the roots, three levels of next, links, two of edges";
+  }
+  EXPECT_EQ(chosen, run(odm::JoinOptions{})) << "the client form on the same data";
+  // Roots a and c (b is filtered out but is a target). a.next is a itself, three levels deep.
+  EXPECT_EQ(chosen,
+            "a{next a{next a{next a{next a! links b! a! b! edges ab:b! aa:a!} links b! a! b! edges ab:b! aa:a!} links b! "
+            "a! b! edges ab:b! aa:a!} links b a b edges ab:b{next c! links a! edges bc:c{next a! links edges ca:a! "
+            "c?:zz!}} aa:a{next a! links b! a! b! edges ab:b{next c! links a! edges bc:c!} aa:a{next a! links b! a! b! "
+            "edges ab:b! aa:a!}}}\n"
+            "c{next a{next a{next a{next a! links b! a! b! edges ab:b! aa:a!} links b! a! b! edges ab:b! aa:a!} links b! "
+            "a! b! edges ab:b! aa:a!} links edges ca:a{next a! links b! a! b! edges ab:b{next c! links a! edges bc:c!} "
+            "aa:a{next a! links b! a! b! edges ab:b! aa:a!}} c?:zz?}\n");
+}
+
+// README: saving a joined document stores its ids as read (a self-reference included).
+TEST_P(Breaker7Cycles, SavingASelfReferencingJoinedNodeKeepsItsIds) {
+  if (GetParam() == odm::JoinSide::server) {
+    ODM_REQUIRE(lookup_through_arrays);
+  }
+  store();
+  auto nodes = db().collection<Node>();
+  const auto before = nodes.find<odm::Document>({}, odm::FindOptions<Node>{}.sort(odm::sort(odm::asc(&Node::id)))).to_vector();
+  const odm::Resolved<Node> joined =
+      odm::find_joined(db(), {}, odm::sort(odm::asc(&Node::id)), options(), odm::with(&Node::next, odm::with(&Node::links)),
+                       odm::with(&Node::edges, odm::with(&Edge::to, odm::with(&Node::next))));
+  ASSERT_EQ(joined.size(), 3u);
+  for (const Node& n : joined) nodes.replace_one(odm::field(&Node::id) == n.id, n);
+  const auto after = nodes.find<odm::Document>({}, odm::FindOptions<Node>{}.sort(odm::sort(odm::asc(&Node::id)))).to_vector();
+  ASSERT_EQ(after.size(), before.size());
+  for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(after[i].to_canonical_json(), before[i].to_canonical_json());
+}
+
+INSTANTIATE_TEST_SUITE_P(Sides, Breaker7Cycles, testing::Values(odm::JoinSide::client, odm::JoinSide::server),
+                         [](const testing::TestParamInfo<odm::JoinSide>& info) {
+                           return info.param == odm::JoinSide::server ? std::string("server") : std::string("client");
+                         });
+
+// ---- huge fan-out -------------------------------------------------------------------------
+
+struct Part {
+  std::int32_t id = 0;
+  std::int32_t weight = 0;
+  struct odm_model {
+    static constexpr std::string_view collection = "parts";
+  };
+};
+
+template <odm::Dangling P>
+struct Machine {
+  std::int32_t id = 0;
+  odm::RefMany<Part, P> parts;
+  struct odm_model {
+    static constexpr std::string_view collection = "machines";
+  };
+};
+
+constexpr std::int32_t kFanOut = 100'000;
+
+// README: ids are de-duplicated, split, assigned back in order with duplicates kept, on
+// both sides; a RefMany of 100,000 ids (10 of them ghosts, one id twice) under keep and drop.
+class Breaker7FanOut : public odm_test::DriverTest {};
+
+TEST_F(Breaker7FanOut, AHundredThousandIdRefManyJoinsAlikeOnBothSides) {
+  ODM_REQUIRE(large_in_queries);
+  std::vector<Part> parts;
+  parts.reserve(kFanOut);
+  for (std::int32_t i = 0; i < kFanOut; ++i)
+    if (i % 10'000 != 7) parts.push_back({i, i % 89});  // 7, 10007, ...: ghosts
+  db().collection<Part>().insert_many(parts);
+  Machine<odm::Dangling::keep> machine{1, {}};
+  for (std::int32_t i = kFanOut - 1; i >= 0; --i) machine.parts.push_back(i);
+  machine.parts.push_back(42);
+  db().collection<Machine<odm::Dangling::keep>>().insert_one(machine);
+
+  for (const odm::JoinSide s : {odm::JoinSide::client, odm::JoinSide::server}) {
+    SCOPED_TRACE(s == odm::JoinSide::server ? "server" : "client");
+    odm::JoinOptions o;
+    o.side = s;
+    {
+      using M = Machine<odm::Dangling::keep>;
+      const odm::Resolved<M> keep = odm::find_joined(db(), {}, o, odm::with(&M::parts));
+      ASSERT_EQ(keep.size(), 1u);
+      const auto& refs = keep.documents()[0].parts;
+      ASSERT_EQ(refs.size(), static_cast<std::size_t>(kFanOut) + 1);
+      for (std::size_t i = 0; i < refs.size(); ++i) {
+        const std::int32_t expected = i == static_cast<std::size_t>(kFanOut) ? 42 : kFanOut - 1 - static_cast<std::int32_t>(i);
+        ASSERT_EQ(refs.id(i), expected) << i;
+        if (expected % 10'000 == 7) {
+          ASSERT_THROW((void)refs.at(i), odm::NotLoadedError) << i;
+        } else {
+          ASSERT_EQ(refs.at(i).weight, expected % 89) << i;
+        }
+      }
+      EXPECT_EQ(&refs.at(static_cast<std::size_t>(kFanOut)), &refs.at(static_cast<std::size_t>(kFanOut - 1 - 42)))
+          << "a target twice is one shared object";
+    }
+    {
+      using M = Machine<odm::Dangling::drop>;
+      const odm::Resolved<M> drop = odm::find_joined(db(), {}, o, odm::with(&M::parts));
+      ASSERT_EQ(drop.size(), 1u);
+      const auto& refs = drop.documents()[0].parts;
+      ASSERT_EQ(refs.size(), static_cast<std::size_t>(kFanOut) + 1 - 10);
+      std::size_t at = 0;
+      for (std::int32_t id = kFanOut - 1; id >= 0; --id) {
+        if (id % 10'000 == 7) continue;
+        ASSERT_EQ(refs.id(at), id) << at;
+        ASSERT_EQ(refs.at(at).weight, id % 89) << at;
+        ++at;
+      }
+      EXPECT_EQ(refs.id(at), 42);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace adversary_13_breaker7
