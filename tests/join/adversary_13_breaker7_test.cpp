@@ -20,8 +20,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <map>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -482,6 +486,130 @@ TEST_F(Breaker7FanOut, AHundredThousandIdRefManyJoinsAlikeOnBothSides) {
       EXPECT_EQ(refs.id(at), 42);
     }
   }
+}
+
+
+// ---- children and reverse counts against a reference model -------------------------------
+
+struct Host {
+  std::int64_t id = 0;
+  std::string name;
+  struct odm_model {
+    static constexpr std::string_view collection = "hosts";
+  };
+};
+
+struct Msg {
+  std::int32_t id = 0;
+  odm::ParentRef<Host> host;
+  std::int64_t time = 0;
+  struct odm_model {
+    static constexpr std::string_view collection = "msgs";
+  };
+};
+
+class Breaker7Children : public odm_test::DriverTest {};
+
+// README: children_of gives each parent of the list (duplicates included, aligned) its
+// children in the sort's order, at most `limit` of them, one query per batch of parents
+// ($unionWith) or one find per parent on an older server; count_children gives counts[i]
+// for the i-th parent and 0 for a parent without children or without a document. Checked
+// on random data against a model; the seed is printed on failure.
+TEST_F(Breaker7Children, ChildrenAndCountsMatchAModelOnRandomData) {
+  const char* from_env = std::getenv("ODM_BREAKER7_SEED");
+  const std::uint64_t seed = from_env != nullptr ? std::strtoull(from_env, nullptr, 10) : 20261125;
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (rerun with ODM_BREAKER7_SEED=" + std::to_string(seed) + ")");
+  std::mt19937_64 rng(seed);
+  const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); };
+  constexpr int kHosts = 12;  // hosts 1..12 stored; 13..15 referenced by messages but not stored
+  std::vector<Host> hosts;
+  for (std::int64_t h = 1; h <= kHosts; ++h) hosts.push_back({h * 1'000'000'007LL, "h" + std::to_string(h)});
+  db().collection<Host>().insert_many(hosts);
+  std::vector<Msg> msgs;
+  std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int32_t>>> model;  // host -> (time, id)
+  std::vector<std::int64_t> times(300);
+  for (std::size_t i = 0; i < times.size(); ++i) times[i] = static_cast<std::int64_t>(i) * 7 + 3;
+  std::shuffle(times.begin(), times.end(), rng);
+  for (std::int32_t i = 0; i < 300; ++i) {
+    Msg m{i, {}, times[static_cast<std::size_t>(i)]};
+    const int h = pick(kHosts + 4);  // 0: a root (null parent)
+    if (h != 0) {
+      m.host = odm::ParentRef<Host>(static_cast<std::int64_t>(h) * 1'000'000'007LL);
+      model[static_cast<std::int64_t>(h) * 1'000'000'007LL].emplace_back(m.time, m.id);
+    }
+    msgs.push_back(m);
+  }
+  db().collection<Msg>().insert_many(msgs);
+  for (auto& [host, list] : model) std::sort(list.rbegin(), list.rend());  // newest first
+
+  for (int round = 0; round < 6; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    // A page: stored hosts, duplicates, and ids without a document (as Host values).
+    std::vector<Host> page;
+    const int size = 1 + pick(10);
+    for (int i = 0; i < size; ++i) page.push_back({static_cast<std::int64_t>(1 + pick(kHosts + 4)) * 1'000'000'007LL, "?"});
+    const std::size_t limit = static_cast<std::size_t>(round % 3 == 0 ? 0 : 1 + pick(4));
+    odm::ChildrenOptions<Msg> options;
+    options.sort_by(odm::sort(odm::desc(&Msg::time))).limit(limit);
+    options.parents_per_query = 1 + static_cast<std::size_t>(pick(3));
+    options.join.max_ids_per_query = 1 + static_cast<std::size_t>(pick(3));
+    const auto children = odm::children_of(db(), page, &Msg::host, options);
+    ASSERT_EQ(children.size(), page.size());
+    odm::JoinOptions split;
+    split.max_ids_per_query = 1 + static_cast<std::size_t>(pick(3));
+    const auto counts = odm::count_children(db(), page, &Msg::host, split);
+    for (std::size_t i = 0; i < page.size(); ++i) {
+      const auto found = model.find(page[i].id);
+      std::vector<std::int32_t> expected;
+      if (found != model.end())
+        for (const auto& [time, id] : found->second)
+          if (limit == 0 || expected.size() < limit) expected.push_back(id);
+      std::vector<std::int32_t> got;
+      for (const Msg& m : children[i]) got.push_back(m.id);
+      EXPECT_EQ(got, expected) << "parent " << page[i].id << ", limit " << limit;
+      const std::int64_t all = found == model.end() ? 0 : static_cast<std::int64_t>(found->second.size());
+      EXPECT_EQ(counts[i], all) << "parent " << page[i].id;
+      EXPECT_EQ(counts.of(page[i].id), all) << "parent " << page[i].id;
+    }
+  }
+}
+
+// ---- the server form's command ------------------------------------------------------------
+
+// README: on the server, "the options every command takes (comment, time limit, read
+// preference and concern, hint) and the batch size go to the aggregate"; sort, skip, limit
+// and projection are stages before the first $lookup. Each once.
+TEST_F(Breaker7Children, TheServerFormSendsEveryFindOptionOnce) {
+  db().collection<Host>().insert_one({1, "h1"});
+  db().collection<Msg>().insert_many(std::vector<Msg>{{1, odm::ParentRef<Host>(std::int64_t{1}), 5}, {2, {}, 6}});
+  odm::JoinOptions server;
+  server.side = odm::JoinSide::server;
+  log_.clear();
+  const odm::Resolved<Msg> joined = odm::find_joined(db(), {},
+                                                     odm::FindOptions<Msg>{}
+                                                         .sort(odm::sort(odm::desc(&Msg::time)))
+                                                         .skip(0)
+                                                         .limit(5)
+                                                         .batch_size(1)
+                                                         .comment("joined")
+                                                         .max_time(std::chrono::seconds(5))
+                                                         .hint(odm::sort(odm::asc(&Msg::id)))
+                                                         .read_concern(odm::ReadConcern::local()),
+                                                     server, odm::with(&Msg::host));
+  ASSERT_EQ(joined.size(), 2u);
+  EXPECT_EQ(joined[0].id, 2);
+  EXPECT_FALSE(joined[0].host.has_parent());
+  EXPECT_EQ(joined[1].host->name, "h1");
+  const auto command = log_.last("aggregate");
+  ASSERT_TRUE(command);
+  const std::string text = command->to_json();
+  for (const char* key : {"\"comment\"", "\"maxTimeMS\"", "\"hint\"", "\"readConcern\"", "\"batchSize\"", "\"$sort\"",
+                          "\"$limit\"", "\"$lookup\""}) {
+    const auto at = text.find(key);
+    EXPECT_NE(at, std::string::npos) << key << " in " << text;
+    EXPECT_EQ(at, text.rfind(key)) << key << " twice in " << text;
+  }
+  EXPECT_EQ(text.find("\"$skip\""), std::string::npos) << "skip(0) is no stage: " << text;
 }
 
 }  // namespace
