@@ -284,6 +284,42 @@ TEST_F(Breaker7Options, BulkWritesCarryTheirStatementsOptionsOnce) {
   expect_once(*command, {"comment"});
 }
 
+
+TEST_F(Breaker7Options, FindOneFindByIdAndFindOneAndReplaceSendEachOptionOnce) {
+  store();
+  const auto one = docs().find_one(field(&Doc::n) > 0,
+                                   odm::FindOptions<Doc>{}.limit(5).skip(1).sort(by_id_desc()).comment("one"));
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->id, 2);
+  auto command = log_.last("find");
+  ASSERT_TRUE(command);
+  expect_once(*command, {"limit", "skip", "sort", "comment"});
+  EXPECT_EQ(value_of(*command, "limit"), expected_value(R"({"$numberLong": "1"})"));
+
+  log_.clear();
+  ASSERT_TRUE(docs().find_by_id(2));
+  command = log_.last("find");
+  ASSERT_TRUE(command);
+  expect_once(*command, {"filter", "limit"}, {"sort", "skip", "comment"});
+
+  log_.clear();
+  const auto replaced = docs().find_one_and_replace(
+      field(&Doc::n) > 0, Doc{3, 1, {}, {}},
+      odm::FindOneAndReplaceOptions<Doc>{}
+          .sort(by_id_desc())
+          .upsert()
+          .return_document(odm::ReturnDocument::after)
+          .comment("r")
+          .max_time(std::chrono::seconds(5))
+          .hint(odm::sort(odm::asc(&Doc::id))));
+  ASSERT_TRUE(replaced);
+  EXPECT_EQ(replaced->n, 1);
+  command = log_.last("findAndModify");
+  ASSERT_TRUE(command);
+  expect_once(*command, {"query", "update", "sort", "upsert", "new", "comment", "maxTimeMS", "hint"},
+              {"arrayFilters", "remove"});
+}
+
 // ---- semantics on the server ------------------------------------------------------------
 
 class Breaker7Semantics : public Breaker7Options {};
