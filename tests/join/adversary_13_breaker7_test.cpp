@@ -26,9 +26,11 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace adversary_13_breaker7 {
@@ -300,6 +302,48 @@ TYPED_TEST(Breaker7Everywhere, SavingEveryJoinedDocumentStoresWhatWasRead) {
     else
       EXPECT_TRUE(read.many.ids().empty());
   }
+}
+
+
+// One set of relation objects, declared once and used by several threads at once on both
+// sides (a relation is a declaration: nothing in it may be written by a join). Each thread
+// must get what one thread alone gets.
+class Breaker7SharedRelations : public Breaker7Everywhere<id_types::Case<std::string, odm::Dangling::keep>> {};
+
+TEST_F(Breaker7SharedRelations, RelationsDeclaredOnceJoinAlikeFromManyThreads) {
+  if (const auto missing = missing_capability(odm_test::Capability::lookup_through_arrays)) GTEST_SKIP() << *missing;
+  store();
+  const auto one = odm::with(&H::one);
+  const auto many_rel = odm::with(&H::many);
+  const auto slots = odm::with(&H::slots, odm::with(&S::thing));
+  const auto spare = odm::with(&H::spare, odm::with(&S::thing));
+  const odm::FindOptions<H> order = odm::FindOptions<H>{}.sort(odm::sort(odm::asc(&H::id)));
+  const auto run = [&](odm::JoinSide s) {
+    return show(odm::find_joined(db(), {}, order, side(s), one, many_rel, slots, spare));
+  };
+  const std::string expected = run(odm::JoinSide::client);
+  ASSERT_EQ(run(odm::JoinSide::server), expected);
+  std::mutex mutex;
+  std::vector<std::string> wrong;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 6; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 8; ++i) {
+        const odm::JoinSide s = (t + i) % 2 == 0 ? odm::JoinSide::client : odm::JoinSide::server;
+        std::string got;
+        try {
+          got = run(s);
+        } catch (const std::exception& e) {
+          got = std::string("threw: ") + e.what();
+        }
+        if (got != expected) {
+          std::lock_guard lock(mutex);
+          wrong.push_back("thread " + std::to_string(t) + " run " + std::to_string(i) + ": " + got);
+        }
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_TRUE(wrong.empty()) << wrong.size() << " runs differ; first: " << wrong.front();
 }
 
 // ---- self-references and cycles ---------------------------------------------------------
