@@ -320,6 +320,28 @@ TEST_F(Breaker7Options, FindOneFindByIdAndFindOneAndReplaceSendEachOptionOnce) {
               {"arrayFilters", "remove"});
 }
 
+
+// Issue 14: "BulkWrite drops array_filters on update_one, update_many and replace_one
+// silently"; each reaches its statement once and applies.
+TEST_F(Breaker7Options, BulkUpdatesCarryTheirArrayFiltersOnce) {
+  store();
+  auto bulk = docs().bulk_write();
+  bulk.update_one(field(&Doc::id) == 1, odm::Update<Doc>::raw(json(R"({"$inc": {"lines.$[x].qty": 10}})")),
+                  odm::UpdateOptions<Doc>{}.array_filters({json(R"({"x.sku": "a"})")}));
+  bulk.update_many(field(&Doc::id) == 1, odm::Update<Doc>::raw(json(R"({"$inc": {"lines.$[y].qty": 100}})")),
+                   odm::UpdateOptions<Doc>{}.array_filters({json(R"({"y.qty": {"$gt": 5}})")}));
+  (void)bulk.execute();
+  const auto command = log_.last("update");
+  ASSERT_TRUE(command);
+  const std::string updates = value_of(*command, "updates");
+  EXPECT_NE(updates.find(R"("x.sku")"), std::string::npos) << updates;
+  EXPECT_NE(updates.find(R"("y.qty")"), std::string::npos) << updates;
+  expect_once(first_statement(*command, "updates"), {"q", "u", "arrayFilters"});
+  const Doc read = docs().get_by_id(1);
+  ASSERT_EQ(read.lines.size(), 1u);
+  EXPECT_EQ(read.lines[0].qty, 111);
+}
+
 // ---- semantics on the server ------------------------------------------------------------
 
 class Breaker7Semantics : public Breaker7Options {};
