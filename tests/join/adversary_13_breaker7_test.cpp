@@ -41,14 +41,9 @@ namespace {
 using id_types::make_id;
 using odm_test::json;
 
+/// The referenced model: id_types' target, `{_id, name}` in collection "targets".
 template <class Id>
-struct Thing {
-  Id id{};
-  std::string name;
-  struct odm_model {
-    static constexpr std::string_view collection = "things";
-  };
-};
+using Thing = id_types::Target<Id>;
 
 template <class Id, odm::Dangling P>
 struct Slot {
