@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <random>
 #include <thread>
 
@@ -42,7 +43,9 @@ Document children_pipeline(std::string_view collection, std::string_view field, 
       stage.close();
     }
     ChildWriter stage(stages.get(), ArrayKey(stages.next_index()).view());
-    check_append(bson_append_int64(stage.get(), "$limit", 6, static_cast<std::int64_t>(limit)));
+    // A std::size_t past INT64_MAX would wrap to a negative $limit, which MongoDB refuses.
+    const auto most = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
+    check_append(bson_append_int64(stage.get(), "$limit", 6, static_cast<std::int64_t>(std::min(limit, most))));
     stage.close();
   };
 

@@ -541,6 +541,12 @@ void append_sort_keys(bson_t* out, const std::vector<std::pair<std::string, Dire
     check_append(bson_append_int32(out, path.data(), key_length(path), direction_value(direction)));
 }
 
+void add_sort_key(std::vector<std::pair<std::string, Direction>>& keys, std::string path, Direction direction) {
+  for (const auto& seen : keys)
+    if (seen.first == path) throw ValueError("the sort names `" + path + "` twice");
+  keys.emplace_back(std::move(path), direction);
+}
+
 Document SortExpr::write() const {
   if (opaque) return *opaque;
   Document out;

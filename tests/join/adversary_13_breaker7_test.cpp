@@ -650,11 +650,6 @@ TEST_F(Breaker7ChildrenLimit, LimitsBeyondThirtyTwoBitsGiveAllChildren) {
 }
 
 TEST_F(Breaker7ChildrenLimit, TheLargestLimitGivesAllChildren) {
-  GTEST_SKIP() << "defect: children_of with ChildrenOptions::limit(std::numeric_limits<std::size_t>::max()) (any "
-                  "limit of 2^63 or more) throws odm::ServerError \"the limit must be positive (server error 15958)\" "
-                  "on a server with $unionWith: odm/join/join.cpp children_pipeline writes {$limit: "
-                  "static_cast<std::int64_t>(limit)}, -1; the one-find-per-parent form clamps the limit to INT32_MAX "
-                  "and gives all children (mongo-java-server)";
   expect_all_children(std::numeric_limits<std::size_t>::max());
 }
 

@@ -152,6 +152,9 @@ struct SortExpr {
 
 /// Appends `{key: direction, ...}` in order: a sort, or the `$sort` of a `$push`.
 void append_sort_keys(bson_t* out, const std::vector<std::pair<std::string, Direction>>& keys);
+/// Adds one key to a sort or to the `$sort` of a `$push`; throws odm::ValueError when the
+/// field is already there (a document with a repeated key is not a sort MongoDB can read).
+void add_sort_key(std::vector<std::pair<std::string, Direction>>& keys, std::string path, Direction direction);
 
 }  // namespace detail
 

@@ -47,12 +47,7 @@ template <class T, class... More>
   requires(std::is_same_v<SortKey<T>, More> && ...)
 Sort<T> sort(const SortKey<T>& first, const More&... more) {
   detail::SortExpr expr;
-  for (const SortKey<T>* key : {&first, &more...}) {
-    std::string name = key->path.dotted();
-    for (const auto& seen : expr.keys)
-      if (seen.first == name) throw ValueError("the sort names `" + name + "` twice");
-    expr.keys.emplace_back(std::move(name), key->direction);
-  }
+  for (const SortKey<T>* key : {&first, &more...}) detail::add_sort_key(expr.keys, key->path.dotted(), key->direction);
   return detail::QueryAccess::make<Sort<T>>(std::move(expr));
 }
 

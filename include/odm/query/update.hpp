@@ -112,7 +112,8 @@ class PushEach : public Update<T> {
     PushEach copy = *this;
     auto& modifiers = copy.modifiers();
     modifiers.sort_keys.clear();
-    for (const SortKey<D>* k : {&key, &more...}) modifiers.sort_keys.emplace_back(k->path.dotted(true), k->direction);
+    for (const SortKey<D>* k : {&key, &more...})
+      detail::add_sort_key(modifiers.sort_keys, k->path.dotted(true), k->direction);
     modifiers.sort_direction.reset();
     return copy;
   }
