@@ -4,14 +4,13 @@
 #include <odm/error.hpp>
 #include <odm/query/previous_names.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace odm::detail {
 
-namespace {
-
-/// The pair whose name is `path` or its first step, and the rest of the path ("" or ".x").
 const NamePair* renamed_root(std::string_view path, const NamePair* pairs, std::size_t count, std::string_view& rest) {
   for (std::size_t i = 0; i < count; ++i) {
     const std::string_view name = pairs[i].name;
@@ -22,6 +21,21 @@ const NamePair* renamed_root(std::string_view path, const NamePair* pairs, std::
     }
   }
   return nullptr;
+}
+
+namespace {
+
+/// A positional step (`$`, `$[]`, `$[id]`) inside a renamed member cannot be sent: a
+/// document holds either name or both, and MongoDB refuses the step on a path the
+/// document lacks (and records no matched position through the filter's `$or`).
+void refuse_positional(std::string_view path, std::string_view rest, const NamePair& pair) {
+  if (rest.find(".$") == std::string_view::npos) return;
+  throw UsageError("odm: the update path \"" + std::string(path) + "\" has a positional step inside `" +
+                   std::string(pair.name) + "`, a member renamed in its expand phase (odm::renamed_from \"" +
+                   std::string(pair.previous) +
+                   "\"): a document may hold either name, and one update cannot address an element of both arrays. "
+                   "Set the whole member instead (field(&T::member).set(value), or a tracked save), or run the "
+                   "contract Migration (odm::rename_field) first");
 }
 
 void append_key(bson_t* out, std::string_view key, bson_iter_t* value) {
@@ -73,14 +87,29 @@ void rewrite_filter(const bson_t* filter, bson_t* out, const NamePair* pairs, st
       append_key(out, key, &it);
       continue;
     }
-    // {$or: [{previous...: c}, {previous: {$exists: false}, name...: c}]}
+    // {$or: [{$and: [{previous: {$exists: true}}, {previous...: c}]}, {previous: {$exists: false}, name...: c}]}:
+    // each branch holds only where its name is the one read, so a negated condition
+    // (`$ne`, `$not`, `$exists: false`) is negated within the name read, never across both.
     const std::string previous = std::string(pair->previous) + std::string(rest);
     Document either;
     {
       ChildWriter any(either.get_mutable(), "$or", ChildWriter::Kind::array);
       {
         ChildWriter old(any.get(), "0");
-        append_key(old.get(), previous, &it);
+        ChildWriter both(old.get(), "$and", ChildWriter::Kind::array);
+        {
+          ChildWriter present(both.get(), "0");
+          ChildWriter exists(present.get(), pair->previous);
+          check_append(bson_append_bool(exists.get(), "$exists", 7, true));
+          exists.close();
+          present.close();
+        }
+        {
+          ChildWriter condition(both.get(), "1");
+          append_key(condition.get(), previous, &it);
+          condition.close();
+        }
+        both.close();
         old.close();
       }
       {
@@ -157,6 +186,7 @@ Document update_with_previous_names(const bson_t* update, const NamePair* pairs,
       std::string_view rest;
       const NamePair* pair = renamed_root(path, pairs, count, rest);
       if (!pair) continue;
+      refuse_positional(path, rest, *pair);
       const std::string previous = std::string(pair->previous) + std::string(rest);
       bool named = false;
       for (const std::string& p : present) named = named || p == previous;
@@ -164,6 +194,74 @@ Document update_with_previous_names(const bson_t* update, const NamePair* pairs,
     }
     body.close();
   }
+  return out;
+}
+
+Document whole_renamed_members(const bson_t* update, const bson_t* current, const NamePair* pairs, std::size_t count) {
+  // Which pairs a path of the update touches, under either name.
+  std::vector<bool> touched(count, false);
+  const auto touching = [&](std::string_view path) {
+    for (std::size_t i = 0; i < count; ++i)
+      for (const std::string_view name : {pairs[i].name, pairs[i].previous})
+        if (path.size() >= name.size() && path.compare(0, name.size(), name) == 0 &&
+            (path.size() == name.size() || path[name.size()] == '.'))
+          return static_cast<std::ptrdiff_t>(i);
+    return std::ptrdiff_t{-1};
+  };
+  bson_iter_t op;
+  bson_iter_init(&op, update);
+  while (bson_iter_next(&op)) {
+    bson_iter_t paths;
+    if (!BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &paths)) continue;
+    while (bson_iter_next(&paths)) {
+      const std::ptrdiff_t i = touching(std::string_view(bson_iter_key(&paths), bson_iter_key_len(&paths)));
+      if (i >= 0) touched[static_cast<std::size_t>(i)] = true;
+    }
+  }
+  if (std::find(touched.begin(), touched.end(), true) == touched.end()) return Document::copy_of(update);
+  // The whole members, as the object holds them now, under both names (or unset under both).
+  Document set;
+  Document unset;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!touched[i]) continue;
+    bson_iter_t value;
+    const bool present =
+        bson_iter_init_find_w_len(&value, current, pairs[i].name.data(), static_cast<int>(pairs[i].name.size()));
+    for (const std::string_view name : {pairs[i].name, pairs[i].previous}) {
+      if (present)
+        append_key(set.get_mutable(), name, &value);
+      else
+        check_append(bson_append_utf8(unset.get_mutable(), name.data(), static_cast<int>(name.size()), "", 0));
+    }
+  }
+  Document out;
+  bool set_written = false;
+  bool unset_written = false;
+  bson_iter_init(&op, update);
+  while (bson_iter_next(&op)) {
+    const std::string_view name(bson_iter_key(&op), bson_iter_key_len(&op));
+    bson_iter_t paths;
+    if (!BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &paths)) {
+      append_key(out.get_mutable(), name, &op);
+      continue;
+    }
+    Document body;
+    while (bson_iter_next(&paths))
+      if (touching(std::string_view(bson_iter_key(&paths), bson_iter_key_len(&paths))) < 0)
+        append_key(body.get_mutable(), std::string_view(bson_iter_key(&paths), bson_iter_key_len(&paths)), &paths);
+    const Document* extra = name == "$set" ? &set : name == "$unset" ? &unset : nullptr;
+    if (extra != nullptr) {
+      (name == "$set" ? set_written : unset_written) = true;
+      bson_iter_t more;
+      bson_iter_init(&more, extra->get());
+      while (bson_iter_next(&more))
+        append_key(body.get_mutable(), std::string_view(bson_iter_key(&more), bson_iter_key_len(&more)), &more);
+    }
+    if (!body.empty())
+      check_append(bson_append_document(out.get_mutable(), name.data(), static_cast<int>(name.size()), body.get()));
+  }
+  if (!set_written && !set.empty()) check_append(bson_append_document(out.get_mutable(), "$set", 4, set.get()));
+  if (!unset_written && !unset.empty()) check_append(bson_append_document(out.get_mutable(), "$unset", 6, unset.get()));
   return out;
 }
 

@@ -19,6 +19,10 @@ struct NamePair {
   std::string_view previous;
 };
 
+/// The pair whose name is `path` or its first step (nullptr for none), and the rest of
+/// the path ("" or ".x").
+const NamePair* renamed_root(std::string_view path, const NamePair* pairs, std::size_t count, std::string_view& rest);
+
 /// `filter` with each condition on `name` (or a path inside it) made
 /// `{$or: [{previous...: c}, {previous: {$exists: false}, name...: c}]}`, inside
 /// `$and`/`$or`/`$nor` too.
@@ -26,6 +30,13 @@ Document filter_with_previous_names(const bson_t* filter, const NamePair* pairs,
 /// `update` with each operator's path on `name` (or inside it) repeated on `previous`
 /// (unless the update already names it).
 Document update_with_previous_names(const bson_t* update, const NamePair* pairs, std::size_t count);
+
+/// A tracked save's `update` (odm::changes_between) with every change inside a renamed
+/// member (an element, a sub-path, appended elements) replaced by a `$set` of the whole
+/// member from `current` under both names: a path inside the member would create it under
+/// the name a document lacks (`lines.1.qty` makes `lines` an object), and elements pushed
+/// onto only one of two arrays would let them differ.
+Document whole_renamed_members(const bson_t* update, const bson_t* current, const NamePair* pairs, std::size_t count);
 
 template <class T>
 inline constexpr auto written_previous_names = [] {
@@ -56,6 +67,15 @@ Document update_for_model(Document update) {
     return update;
   else
     return update_with_previous_names(update.get(), written_previous_names<T>.data(), written_previous_names<T>.size());
+}
+
+template <class T>
+Document tracked_update_for_model(Document update, const Document& current) {
+  if constexpr (written_previous_names<T>.size() == 0)
+    return update;
+  else
+    return whole_renamed_members(update.get(), current.get(), written_previous_names<T>.data(),
+                                 written_previous_names<T>.size());
 }
 
 }  // namespace odm::detail
