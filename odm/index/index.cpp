@@ -61,8 +61,8 @@ void add_previous_name_indexes(std::vector<IndexModel>& plan, std::string_view c
         previous_keys.emplace_back(path, order);
         continue;
       }
-      previous_keys.emplace_back(std::string(pair->previous) + std::string(rest), order);
-      required.emplace_back(std::string(pair->name), std::string(pair->previous));
+      previous_keys.emplace_back(pair->path(pair->previous) + std::string(rest), order);
+      required.emplace_back(pair->path(pair->name), pair->path(pair->previous));
     }
     if (required.empty()) continue;
     IndexModel twin = make_index(plan[at].collection, previous_keys, plan[at].reason + ", under the previous name");

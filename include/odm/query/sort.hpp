@@ -29,7 +29,8 @@ template <class T>
 constexpr PathNames sort_key_names(const PathNames& names) {
   if constexpr (reflectable<T>)
     for (const NamePair& pair : written_previous_names<T>)
-      if (names.depth > 0 && names.names[0] == pair.name)
+      if (pair.parent.empty() ? names.depth > 0 && names.names[0] == pair.name
+                              : names.depth > 1 && names.names[0] == pair.parent && names.names[1] == pair.name)
         throw UsageError("odm: a sort key is a member renamed in its expand phase (odm::renamed_from); a document may hold the old name or the new one and a sort orders by one field: sort after the contract Migration (odm::rename_field), or sort what you read");
   return names;
 }
