@@ -45,6 +45,18 @@ void refuse_positional(std::string_view path, std::string_view rest, const NameP
                    "contract Migration (odm::rename_field) first");
 }
 
+/// Calls fn(path) for each path of each operator of `update`.
+template <class Fn>
+void for_each_update_path(const bson_t* update, Fn&& fn) {
+  bson_iter_t op;
+  bson_iter_init(&op, update);
+  while (bson_iter_next(&op)) {
+    bson_iter_t paths;
+    if (!BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &paths)) continue;
+    while (bson_iter_next(&paths)) fn(std::string_view(bson_iter_key(&paths), bson_iter_key_len(&paths)));
+  }
+}
+
 void append_key(bson_t* out, std::string_view key, bson_iter_t* value) {
   check_append(bson_append_iter(out, key.data(), static_cast<int>(key.size()), value));
 }
@@ -214,16 +226,10 @@ Document whole_renamed_members(const bson_t* update, const bson_t* current, cons
         if (starts_path(path, pairs[i].path(name))) return static_cast<std::ptrdiff_t>(i);
     return std::ptrdiff_t{-1};
   };
-  bson_iter_t op;
-  bson_iter_init(&op, update);
-  while (bson_iter_next(&op)) {
-    bson_iter_t paths;
-    if (!BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &paths)) continue;
-    while (bson_iter_next(&paths)) {
-      const std::ptrdiff_t i = touching(std::string_view(bson_iter_key(&paths), bson_iter_key_len(&paths)));
-      if (i >= 0) touched[static_cast<std::size_t>(i)] = true;
-    }
-  }
+  for_each_update_path(update, [&](std::string_view path) {
+    const std::ptrdiff_t i = touching(path);
+    if (i >= 0) touched[static_cast<std::size_t>(i)] = true;
+  });
   if (std::find(touched.begin(), touched.end(), true) == touched.end()) return Document::copy_of(update);
   // The whole members, as the object holds them now, under both names (or unset under both).
   Document set;
@@ -245,6 +251,7 @@ Document whole_renamed_members(const bson_t* update, const bson_t* current, cons
   Document out;
   bool set_written = false;
   bool unset_written = false;
+  bson_iter_t op;
   bson_iter_init(&op, update);
   while (bson_iter_next(&op)) {
     const std::string_view name(bson_iter_key(&op), bson_iter_key_len(&op));
@@ -319,16 +326,7 @@ Document seed_previous_names(const bson_t* update, const bson_t* filter, const N
   if (seeds.empty()) return Document::copy_of(update);
   // The roots the update writes itself (MongoDB refuses two operators on one path).
   std::vector<std::string> written;
-  bson_iter_t op;
-  bson_iter_init(&op, update);
-  while (bson_iter_next(&op)) {
-    bson_iter_t paths;
-    if (!BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &paths)) continue;
-    while (bson_iter_next(&paths)) {
-      const std::string_view path(bson_iter_key(&paths), bson_iter_key_len(&paths));
-      written.emplace_back(path.substr(0, path.find('.')));
-    }
-  }
+  for_each_update_path(update, [&](std::string_view path) { written.emplace_back(path.substr(0, path.find('.'))); });
   Document kept;
   bson_iter_t seed;
   bson_iter_init(&seed, seeds.get());
@@ -340,6 +338,7 @@ Document seed_previous_names(const bson_t* update, const bson_t* filter, const N
   if (kept.empty()) return Document::copy_of(update);
   Document out;
   bool merged = false;
+  bson_iter_t op;
   bson_iter_init(&op, update);
   while (bson_iter_next(&op)) {
     const std::string_view name(bson_iter_key(&op), bson_iter_key_len(&op));
