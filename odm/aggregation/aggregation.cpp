@@ -18,6 +18,22 @@ void append_utf8(bson_t* out, std::string_view key, std::string_view value) {
 
 /// Appends `key: "$a.b"`, composed on the stack when it is short (it nearly always is).
 void append_field_reference(bson_t* out, std::string_view key, const PathNames& names) {
+  if (!names.previous_root.empty()) {
+    // A member renamed in its expand phase: the old name's value where the document has
+    // it, else the new name's (a null under the old name reads the new one's here).
+    PathNames previous = names;
+    previous.names[0] = names.previous_root;
+    previous.previous_root = {};
+    PathNames current = names;
+    current.previous_root = {};
+    ChildWriter either(out, key);
+    ChildWriter arguments(either.get(), "$ifNull", ChildWriter::Kind::array);
+    append_field_reference(arguments.get(), "0", previous);
+    append_field_reference(arguments.get(), "1", current);
+    arguments.close();
+    either.close();
+    return;
+  }
   char buffer[128];
   std::size_t length = 0;
   const auto put = [&](std::string_view text) {

@@ -1,6 +1,8 @@
 #include <odm/index/sync.hpp>
 
+#include <odm/bson/writer.hpp>
 #include <odm/driver/errors.hpp>
+#include <odm/query/previous_names.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -35,6 +37,68 @@ void add_declared_index(std::vector<IndexModel>& plan, std::string_view collecti
   if (!options.partial_filter.empty()) index.partial_filter = Document::from_json(options.partial_filter);
   if (options.expire_after_seconds >= 0) index.expire_after_seconds = options.expire_after_seconds;
   plan.push_back(std::move(index));
+}
+
+void add_previous_name_indexes(std::vector<IndexModel>& plan, std::string_view collection, const NamePair* pairs,
+                               std::size_t count) {
+  const std::size_t planned = plan.size();
+  for (std::size_t at = 0; at < planned; ++at) {
+    if (plan[at].collection != collection) continue;
+    // The keys with each renamed member's name replaced by its previous one; the names
+    // whose existence a unique index must require.
+    std::vector<std::pair<std::string, std::int32_t>> previous_keys;
+    std::vector<std::pair<std::string, std::string>> required;  // (name, previous)
+    std::vector<std::pair<std::string, std::int32_t>> own_keys;
+    bson_iter_t key;
+    bson_iter_init(&key, plan[at].keys.get());
+    while (bson_iter_next(&key)) {
+      const std::string path(bson_iter_key(&key), bson_iter_key_len(&key));
+      const std::int32_t order = bson_iter_as_int64(&key) < 0 ? -1 : 1;
+      own_keys.emplace_back(path, order);
+      std::string_view rest;
+      const NamePair* pair = renamed_root(path, pairs, count, rest);
+      if (pair == nullptr) {
+        previous_keys.emplace_back(path, order);
+        continue;
+      }
+      previous_keys.emplace_back(pair->path(pair->previous) + std::string(rest), order);
+      required.emplace_back(pair->path(pair->name), pair->path(pair->previous));
+    }
+    if (required.empty()) continue;
+    IndexModel twin = make_index(plan[at].collection, previous_keys, plan[at].reason + ", under the previous name");
+    if (plan[at].name != make_index(plan[at].collection, own_keys, "").name) twin.name = plan[at].name + "_previous";
+    twin.declared = plan[at].declared;
+    twin.unique = plan[at].unique;
+    twin.sparse = plan[at].sparse;
+    twin.partial_filter = plan[at].partial_filter;
+    twin.expire_after_seconds = plan[at].expire_after_seconds;
+    // Unique (and not sparse): only documents holding the name take part, so a document
+    // another version wrote under the other name alone is no null key (MongoDB indexes a
+    // missing field as null, and two nulls are duplicates).
+    if (plan[at].unique && !plan[at].sparse) {
+      const auto require = [](std::optional<Document>& filter, const auto& names, bool previous) {
+        Document exists;
+        for (const auto& [name, old] : names) {
+          const std::string& field = previous ? old : name;
+          ChildWriter condition(exists.get_mutable(), field);
+          check_append(bson_append_bool(condition.get(), "$exists", 7, true));
+          condition.close();
+        }
+        if (filter) {
+          Document both;
+          ChildWriter all(both.get_mutable(), "$and", ChildWriter::Kind::array);
+          check_append(bson_append_document(all.get(), "0", 1, filter->get()));
+          check_append(bson_append_document(all.get(), "1", 1, exists.get()));
+          all.close();
+          exists = std::move(both);
+        }
+        filter = std::move(exists);
+      };
+      require(plan[at].partial_filter, required, false);
+      require(twin.partial_filter, required, true);
+    }
+    plan.push_back(std::move(twin));
+  }
 }
 
 void add_implied_indexes(std::vector<IndexModel>& plan, std::string_view collection, std::string_view model,

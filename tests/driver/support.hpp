@@ -71,6 +71,7 @@ enum class Capability {
   lookup_through_arrays,    // a $lookup localField through arrays of documents ("items.product")
   add_fields_replaces,      // $addFields of an expression replaces a stored sub-document of that name
   huge_skips,               // a find's skip beyond 32 bits skips that many documents
+  partial_unique_indexes,   // a unique index with partialFilterExpression leaves other documents out
 };
 
 struct EngineGap {
@@ -149,6 +150,11 @@ inline constexpr EngineGap engine_gaps[] = {
      "its find with a skip beyond 32 bits (2^40, 9223372036854775807) returns every document from the first "
      "(the aggregate's $skip of the same number returns none); MongoDB skips that many "
      "(https://www.mongodb.com/docs/manual/reference/command/find/: skip is a positive integer)"},
+    {Engine::mongo_java_server, Capability::partial_unique_indexes,
+     "its unique index with a partialFilterExpression ({contact: {$exists: true}}) still refuses a second "
+     "document without the field (E11000, dup key { contact: null }); MongoDB applies the unique constraint "
+     "only to the documents that meet the filter "
+     "(https://www.mongodb.com/docs/manual/core/index-partial/#partial-index-with-unique-constraint)"},
 };
 
 /// Why `engine` cannot run a test that needs `capability`, or nullopt when it can.

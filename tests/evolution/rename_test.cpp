@@ -9,10 +9,14 @@
 #include <odm/evolution/rename.hpp>
 #include <odm/evolution/schema.hpp>
 #include <odm/evolution/versions.hpp>
+#include <odm/index/index.hpp>
+#include <odm/aggregation/pipeline.hpp>
+#include <odm/evolution/changes.hpp>
 #include <odm/query.hpp>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace renamed_from_test {
 
@@ -35,6 +39,26 @@ struct Visitor {
   std::int64_t id = 0;
   Place place;
   odm::Extra rest;
+};
+
+struct Line {
+  std::string sku;
+  std::int32_t qty = 0;
+};
+struct Cart {
+  std::int64_t id = 0;
+  std::vector<Line> lines;
+  std::string label;
+  struct odm_model {
+    static constexpr auto fields = odm::fields(odm::renamed_from<&Cart::lines>("items"));
+    static constexpr auto indexes =
+        odm::indexes(odm::index(&Cart::label, "lines.sku").unique(),
+                     odm::index(odm::key(&Cart::lines, odm::descending)).named("by_lines"));
+  };
+};
+
+struct Total {
+  std::int64_t visits = 0;
 };
 
 struct Contracted {
@@ -99,22 +123,127 @@ TEST(RenamedFrom, RefusesWhatItCannotRead) {
 TEST(RenamedFrom, TypedFiltersMatchTheOldNameWhereADocumentHasIt) {
   const odm::Filter<Counter> filter = odm::field(&Counter::visits) > std::int64_t{3} && odm::field(&Counter::label) == "a";
   EXPECT_EQ(canonical(filter.bson()),
-            canonical(R"({"label": "a", "$and": [{"$or": [{"hits": {"$gt": {"$numberLong": "3"}}},
+            canonical(R"({"label": "a", "$and": [{"$or": [{"$and": [{"hits": {"$exists": true}}, {"hits": {"$gt": {"$numberLong": "3"}}}]},
                            {"hits": {"$exists": false}, "visits": {"$gt": {"$numberLong": "3"}}}]}]})"));
   // Inside $or, and next to the filter's own $and.
   const odm::Filter<Counter> either = odm::field(&Counter::visits) == std::int64_t{1} || odm::field(&Counter::label) == "b";
   EXPECT_EQ(canonical(either.bson()),
-            canonical(R"({"$or": [{"$and": [{"$or": [{"hits": {"$numberLong": "1"}},
+            canonical(R"({"$or": [{"$and": [{"$or": [{"$and": [{"hits": {"$exists": true}}, {"hits": {"$numberLong": "1"}}]},
                                                      {"hits": {"$exists": false}, "visits": {"$numberLong": "1"}}]}]},
                                   {"label": "b"}]})"));
   const odm::Filter<Counter> twice = odm::field(&Counter::visits) > std::int64_t{1} && odm::field(&Counter::visits) < std::int64_t{5};
   EXPECT_EQ(canonical(twice.bson()),
-            canonical(R"({"$and": [{"$and": [{"$or": [{"hits": {"$gt": {"$numberLong": "1"}}},
+            canonical(R"({"$and": [{"$and": [{"$or": [{"$and": [{"hits": {"$exists": true}}, {"hits": {"$gt": {"$numberLong": "1"}}}]},
                                                      {"hits": {"$exists": false}, "visits": {"$gt": {"$numberLong": "1"}}}]}]},
-                                   {"$and": [{"$or": [{"hits": {"$lt": {"$numberLong": "5"}}},
+                                   {"$and": [{"$or": [{"$and": [{"hits": {"$exists": true}}, {"hits": {"$lt": {"$numberLong": "5"}}}]},
                                                      {"hits": {"$exists": false}, "visits": {"$lt": {"$numberLong": "5"}}}]}]}]})"));
   // A raw filter is sent as written.
   EXPECT_EQ(canonical(odm::Filter<Counter>::raw(doc_from_json(R"({"visits": 1})")).bson()), canonical(R"({"visits": 1})"));
+}
+
+// Each branch holds only where its name is the one read, so a negation is negated within
+// the name read: a document with only the new name is no match of `visits != 3` through an
+// absent old name.
+TEST(RenamedFrom, NegatedFiltersAreNegatedWithinTheNameRead) {
+  const odm::Filter<Counter> filter = odm::field(&Counter::visits) != std::int64_t{3};
+  EXPECT_EQ(canonical(filter.bson()),
+            canonical(R"({"$and": [{"$or": [{"$and": [{"hits": {"$exists": true}}, {"hits": {"$ne": {"$numberLong": "3"}}}]},
+                                            {"hits": {"$exists": false}, "visits": {"$ne": {"$numberLong": "3"}}}]}]})"));
+  const odm::Filter<Counter> absent = odm::field(&Counter::visits).exists(false);
+  EXPECT_EQ(canonical(absent.bson()),
+            canonical(R"({"$and": [{"$or": [{"$and": [{"hits": {"$exists": true}}, {"hits": {"$exists": false}}]},
+                                            {"hits": {"$exists": false}, "visits": {"$exists": false}}]}]})"));
+}
+
+// A member renamed inside an embedded struct: typed filters and updates address
+// `place.town` beside `place.city`.
+TEST(RenamedFrom, EmbeddedRenamesAreAddressedByTheirPaths) {
+  static_assert(odm::detail::written_previous_names<Visitor>.size() == 1);
+  const odm::Filter<Visitor> filter = (odm::field(&Visitor::place) / &Place::city) == std::string("Oslo");
+  EXPECT_EQ(canonical(filter.bson()),
+            canonical(R"({"$and": [{"$or": [{"$and": [{"place.town": {"$exists": true}}, {"place.town": "Oslo"}]},
+                                            {"place.town": {"$exists": false}, "place.city": "Oslo"}]}]})"));
+  const odm::Update<Visitor> update = (odm::field(&Visitor::place) / &Place::city).set(std::string("Bergen"));
+  EXPECT_EQ(canonical(odm::detail::update_to_send(update)),
+            canonical(R"({"$set": {"place.city": "Bergen", "place.town": "Bergen"}})"));
+}
+
+// A positional step inside a renamed member is refused before anything is sent.
+TEST(RenamedFrom, PositionalStepsInsideARenamedMemberAreRefused) {
+  const auto update = odm::Update<Cart>::raw(doc_from_json(R"({"$set": {"lines.$.qty": 1}})"));
+  EXPECT_THROW((void)update.bson(), odm::UsageError);
+  const auto all = odm::Update<Cart>::raw(doc_from_json(R"({"$inc": {"lines.$[].qty": 1}})"));
+  EXPECT_THROW((void)all.bson(), odm::UsageError);
+  // A whole-array write is fine.
+  EXPECT_NO_THROW((void)odm::Update<Cart>::raw(doc_from_json(R"({"$set": {"lines": []}})")).bson());
+}
+
+// An upsert seeds the inserted document from the filter's equality conditions, which sit
+// inside `$or` for a renamed member: their values are sent as `$setOnInsert` under both
+// names, unless the update writes the member itself.
+TEST(RenamedFrom, UpsertsSeedTheRenamedMembersEqualityValues) {
+  const odm::Filter<Counter> filter = odm::field(&Counter::id) == std::int64_t{5} && odm::field(&Counter::visits) == std::int64_t{7};
+  const odm::Update<Counter> update = odm::field(&Counter::label).set(std::string("x"));
+  EXPECT_EQ(canonical(odm::detail::update_to_send(update, filter, true)),
+            canonical(R"({"$set": {"label": "x"}, "$setOnInsert": {"visits": {"$numberLong": "7"}, "hits": {"$numberLong": "7"}}})"));
+  EXPECT_EQ(canonical(odm::detail::update_to_send(update, filter, false)), canonical(R"({"$set": {"label": "x"}})"));
+  const odm::Update<Counter> inc = odm::field(&Counter::visits).inc(std::int64_t{1});
+  EXPECT_EQ(canonical(odm::detail::update_to_send(inc, filter, true)),
+            canonical(R"({"$inc": {"visits": {"$numberLong": "1"}, "hits": {"$numberLong": "1"}}})"));
+}
+
+// A tracked change inside a renamed member sets the whole member under both names: a
+// path inside it would create it under the name a document lacks.
+TEST(RenamedFrom, TrackedChangesSetARenamedMemberWhole) {
+  odm::Tracked<Cart> cart = odm::track(Cart{1, {{"a", 1}, {"b", 2}}, "x"});
+  cart->lines.at(1).qty = 5;
+  cart->label = "y";
+  EXPECT_EQ(canonical(cart.changes()),
+            canonical(R"({"$set": {"label": "y",
+                                   "lines": [{"sku": "a", "qty": 1}, {"sku": "b", "qty": 5}],
+                                   "items": [{"sku": "a", "qty": 1}, {"sku": "b", "qty": 5}]}})"));
+  cart->lines.push_back({"c", 3});
+  EXPECT_EQ(canonical(cart.changes()),
+            canonical(R"({"$set": {"label": "y",
+                                   "lines": [{"sku": "a", "qty": 1}, {"sku": "b", "qty": 5}, {"sku": "c", "qty": 3}],
+                                   "items": [{"sku": "a", "qty": 1}, {"sku": "b", "qty": 5}, {"sku": "c", "qty": 3}]}})"));
+}
+
+// A unique index on a renamed member is planned on both names, each partial over the
+// documents holding the member under its name (a document with only the other name is no
+// null key).
+TEST(RenamedFrom, IndexesAreTwinnedOnThePreviousName) {
+  const std::vector<odm::IndexModel> plan = odm::index_plan<Cart>();
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_EQ(canonical(plan[0].keys), canonical(R"({"label": 1, "lines.sku": 1})"));
+  EXPECT_TRUE(plan[0].unique);
+  EXPECT_EQ(canonical(*plan[0].partial_filter), canonical(R"({"lines": {"$exists": true}})"));
+  EXPECT_EQ(canonical(plan[1].keys), canonical(R"({"lines": -1})"));
+  EXPECT_FALSE(plan[1].partial_filter.has_value());
+  EXPECT_EQ(canonical(plan[2].keys), canonical(R"({"label": 1, "items.sku": 1})"));
+  EXPECT_EQ(plan[2].name, "label_1_items.sku_1");
+  EXPECT_TRUE(plan[2].unique);
+  EXPECT_EQ(canonical(*plan[2].partial_filter), canonical(R"({"items": {"$exists": true}})"));
+  EXPECT_EQ(plan[3].name, "by_lines_previous");
+  EXPECT_EQ(canonical(plan[3].keys), canonical(R"({"items": -1})"));
+  EXPECT_FALSE(plan[3].unique);
+  EXPECT_FALSE(plan[3].partial_filter.has_value());
+}
+
+// A $group key or accumulator over a renamed member reads the old name where present.
+TEST(RenamedFrom, GroupsReadTheOldNameFirst) {
+  const auto pipeline =
+      odm::pipeline<Counter>().group<Total>(odm::agg::sum<&Total::visits>(odm::field(&Counter::visits)));
+  const odm::Document stages = pipeline.bson();
+  bson_iter_t it;
+  bson_iter_t group;
+  ASSERT_TRUE(bson_iter_init(&it, stages.get()) && bson_iter_find_descendant(&it, "0.$group", &group));
+  std::uint32_t length = 0;
+  const std::uint8_t* data = nullptr;
+  bson_iter_document(&group, &length, &data);
+  EXPECT_EQ(canonical(odm::Document::from_bytes({data, length})),
+            canonical(R"({"_id": null, "visits": {"$sum": {"$ifNull": [{"$ifNull": ["$hits", "$visits"]},
+                                                                      {"$numberLong": "0"}]}}})"));
 }
 
 TEST(RenamedFrom, TypedUpdatesWriteBothNames) {
@@ -142,6 +271,24 @@ TEST(RenamedFrom, TheValidatorAcceptsWhatEitherVersionWrites) {
                 .size(),
             0u)
       << "the old name keeps the member's type";
+}
+
+// A member of an embedded struct: both dotted names in one parent; a parent that is an
+// array is refused (a step renames nothing inside array elements), and names in two
+// parents are refused when the step is made (a compile error in a model's schema:
+// compile-fail pair rename_field_two_parents).
+TEST(RenameField, ANestedRenameMovesTheOldValueInsideItsParent) {
+  const auto step = odm::rename_field("home.road", "home.street");
+  EXPECT_EQ(canonical(step(doc_from_json(R"({"_id": 1, "home": {"street": "stale", "road": "fresh", "n": 1}, "x": 2})"))),
+            canonical(R"({"_id": 1, "home": {"street": "fresh", "n": 1}, "x": 2})"));
+  EXPECT_EQ(canonical(step(doc_from_json(R"({"_id": 1, "home": {"road": "r"}})"))), canonical(R"({"_id": 1, "home": {"street": "r"}})"));
+  EXPECT_EQ(canonical(step(doc_from_json(R"({"_id": 1, "road": "top"})"))), canonical(R"({"_id": 1, "road": "top"})"));
+  EXPECT_EQ(canonical(step(doc_from_json(R"({"_id": 1, "home": 3})"))), canonical(R"({"_id": 1, "home": 3})"));
+  EXPECT_THROW((void)step(doc_from_json(R"({"_id": 1, "home": [{"road": "r"}]})")), odm::ValueError);
+  const std::string other = "street";
+  EXPECT_THROW((void)odm::rename_field("home.road", other), odm::UsageError);
+  EXPECT_THROW((void)odm::rename_field("home..road", "home.street"), odm::UsageError);
+  EXPECT_THROW((void)odm::rename_field("hits", "hits"), odm::UsageError);
 }
 
 TEST(RenameField, TheContractStepMovesTheOldValueAndDropsTheOldName) {

@@ -217,6 +217,20 @@ inline void decode_member(const bson_iter_t& it, T& out) {
 
 }  // namespace detail
 
+namespace detail {
+/// Member `index` of `out` back to a value-initialized one (before it is read again from
+/// another name).
+template <reflectable T>
+void reset_member(std::size_t index, T& out) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (void)((index == I ? ([&] {
+      using M = std::remove_cvref_t<decltype(boost::pfr::get<I>(out))>;
+      if constexpr (std::is_default_constructible_v<M> && std::is_move_assignable_v<M>) boost::pfr::get<I>(out) = M{};
+    }(), true) : false) || ...);
+  }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+}  // namespace detail
+
 /// Reads the fields `it` iterates (a document's top level or a sub-document) into `out`.
 template <bool Root, reflectable T>
 void decode_members(bson_iter_t& it, T& out) {
@@ -278,6 +292,9 @@ void decode_members(bson_iter_t& it, T& out) {
                               [] { throw DecodeError("field appears twice in the document"); });
             previous_seen.set(renamed);
             if (traits::writes_previous[renamed] || !seen[renamed]) {
+              // Read whole from the old name: nothing of the new name's value (read first)
+              // may show through where the old one lacks it.
+              if (seen[renamed]) detail::reset_member<T>(renamed, out);
               seen.set(renamed);
               try {
                 traits::decoders[renamed](it, out);

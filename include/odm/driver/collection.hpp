@@ -208,12 +208,12 @@ class BulkWrite {
   /// a comment, time limit or write concern belongs to the whole bulk write
   /// (BulkWriteOptions): set here, it throws ConfigurationError.
   BulkWrite& update_one(const Filter<T>& filter, const Update<T>& update, const UpdateOptions<T>& options = {}) {
-    return push(detail::BulkOperation::Kind::update_one, filter.bson(), detail::update_to_send(update),
-                statement(options));
+    return push(detail::BulkOperation::Kind::update_one, filter.bson(),
+                detail::update_to_send(update, filter, detail::OptionsAccess::spec(options).upsert), statement(options));
   }
   BulkWrite& update_many(const Filter<T>& filter, const Update<T>& update, const UpdateOptions<T>& options = {}) {
-    return push(detail::BulkOperation::Kind::update_many, filter.bson(), detail::update_to_send(update),
-                statement(options));
+    return push(detail::BulkOperation::Kind::update_many, filter.bson(),
+                detail::update_to_send(update, filter, detail::OptionsAccess::spec(options).upsert), statement(options));
   }
   BulkWrite& replace_one(const Filter<T>& filter, const T& replacement, const ReplaceOptions<T>& options = {}) {
     return push(detail::keeps_unknown_fields<T> ? detail::BulkOperation::Kind::replace_one
@@ -412,25 +412,27 @@ class Collection {
   UpdateResult<id_type> update_one(const Filter<T>& filter, const Update<T>& update,
                                    const UpdateOptions<T>& options = {}) {
     upgrade_reachable(nullptr, filter);
-    return update_in(nullptr, detail::UpdateKind::one, filter.bson(), detail::update_to_send(update), spec(options));
+    return update_in(nullptr, detail::UpdateKind::one, filter.bson(), detail::update_to_send(update, filter, spec(options).upsert),
+                     spec(options));
   }
   UpdateResult<id_type> update_one(Session& session, const Filter<T>& filter, const Update<T>& update,
                                    const UpdateOptions<T>& options = {}) {
     upgrade_reachable(detail::Access::session_state(session), filter);
-    return update_in(detail::Access::session_state(session), detail::UpdateKind::one, filter.bson(), detail::update_to_send(update),
-                     spec(options));
+    return update_in(detail::Access::session_state(session), detail::UpdateKind::one, filter.bson(),
+                     detail::update_to_send(update, filter, spec(options).upsert), spec(options));
   }
   /// Applies `update` to every document matching `filter`.
   UpdateResult<id_type> update_many(const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
     upgrade_reachable(nullptr, filter);
-    return update_in(nullptr, detail::UpdateKind::many, filter.bson(), detail::update_to_send(update), spec(options));
+    return update_in(nullptr, detail::UpdateKind::many, filter.bson(), detail::update_to_send(update, filter, spec(options).upsert),
+                     spec(options));
   }
   UpdateResult<id_type> update_many(Session& session, const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
     upgrade_reachable(detail::Access::session_state(session), filter);
-    return update_in(detail::Access::session_state(session), detail::UpdateKind::many, filter.bson(), detail::update_to_send(update),
-                     spec(options));
+    return update_in(detail::Access::session_state(session), detail::UpdateKind::many, filter.bson(),
+                     detail::update_to_send(update, filter, spec(options).upsert), spec(options));
   }
 
   // ---- delete -------------------------------------------------------------------
@@ -456,13 +458,13 @@ class Collection {
   /// applied (the same for _replace and _delete).
   std::optional<T> find_one_and_update(const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
-    const Document document = detail::update_to_send(update);
+    const Document document = detail::update_to_send(update, filter, spec(options).upsert);
     upgrade_reachable(nullptr, filter);
     return modify_in(nullptr, filter, &document, spec(options));
   }
   std::optional<T> find_one_and_update(Session& session, const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
-    const Document document = detail::update_to_send(update);
+    const Document document = detail::update_to_send(update, filter, spec(options).upsert);
     upgrade_reachable(detail::Access::session_state(session), filter);
     return modify_in(detail::Access::session_state(session), filter, &document, spec(options));
   }

@@ -48,6 +48,7 @@
 #include <odm/driver/upgrade.hpp>
 #include <odm/model/id.hpp>
 #include <odm/model/model.hpp>
+#include <odm/query/previous_names.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -162,7 +163,10 @@ class Tracked {
   const T& value() const noexcept { return value_; }
 
   /// The update a save would send now (`{}`: none).
-  Document changes() const { return changes_between(saved_, to_bson(value_)); }
+  Document changes() const {
+    const Document current = to_bson(value_);
+    return detail::tracked_update_for_model<T>(changes_between(saved_, current), current);
+  }
   /// Whether the object differs from what was loaded or last saved.
   bool changed() const { return !changes().empty(); }
 
@@ -177,7 +181,8 @@ class Tracked {
  private:
   bool save_in(Session* session, Collection<T>& collection) {
     Document current = to_bson(value_);
-    Document update = changes_between(saved_, current);
+    // A renamed member in its expand phase is set whole under both names (previous_names.hpp).
+    Document update = detail::tracked_update_for_model<T>(changes_between(saved_, current), current);
     if (update.empty()) return false;
     bson_iter_t old_id;
     bson_iter_t new_id;

@@ -64,11 +64,40 @@ renamed_from(std::string_view previous_name) {
 /// A document step for the contract phase: the value of `from` (when the document has
 /// it, the truth: the old version wrote it last) moved to `to`, `from` removed; a document
 /// without `from` is kept as it is. Use as odm::upgrade<N>(odm::rename_field("hits", "visits")).
+/// A member of an embedded struct is named by its dotted path, both names in one parent:
+/// odm::rename_field("home.road", "home.street") (a parent that is an array of documents
+/// is refused when a document is read: a step does not rename inside array elements).
 struct RenameField {
   std::string_view from;
   std::string_view to;
   Document operator()(const Document& document) const;
 };
-constexpr RenameField rename_field(std::string_view from, std::string_view to) { return {from, to}; }
+
+namespace detail {
+/// Whether `path` is dotted field names, each non-empty and without a leading '$'.
+constexpr bool is_field_path(std::string_view path) {
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t dot = path.find('.', start);
+    const std::string_view step = path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (!is_valid_field_name(step)) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+constexpr std::string_view parent_path(std::string_view path) {
+  const std::size_t dot = path.rfind('.');
+  return dot == std::string_view::npos ? std::string_view{} : path.substr(0, dot);
+}
+}  // namespace detail
+
+/// (The messages are on the throws' lines: a compile error quotes that line.)
+constexpr RenameField rename_field(std::string_view from, std::string_view to) {
+  if (!detail::is_field_path(from) || !detail::is_field_path(to))
+    throw UsageError("odm::rename_field(from, to): a name is empty, starts with '$', contains NUL or an empty step, or is not valid UTF-8");
+  if (from == to || detail::parent_path(from) != detail::parent_path(to))
+    throw UsageError("odm::rename_field(from, to): the two names must differ and have one parent (\"home.road\" to \"home.street\", not to \"street\")");
+  return {from, to};
+}
 
 }  // namespace odm

@@ -36,6 +36,7 @@
 #include <odm/model/collection_name.hpp>
 #include <odm/model/direction.hpp>
 #include <odm/model/model.hpp>
+#include <odm/query/previous_names.hpp>
 
 #include <array>
 #include <chrono>
@@ -185,6 +186,12 @@ struct DeclaredOptions {
 void add_declared_index(std::vector<IndexModel>& plan, std::string_view collection, std::string_view model,
                         std::span<const PlannedKey> keys, const DeclaredOptions& options);
 
+/// For each index of `collection` in `plan` with a key on a member renamed in its expand
+/// phase (odm::renamed_from), the same index on the previous name; a unique one (both)
+/// made partial, over the documents that hold the name (index.cpp).
+void add_previous_name_indexes(std::vector<IndexModel>& plan, std::string_view collection, const NamePair* pairs,
+                               std::size_t count);
+
 /// What a member implies: nothing, `{field: 1}` for a ParentRef or a RefMany to the model
 /// itself, or the index of a Subset's full collection.
 enum class ImpliedKind : std::uint8_t { none, parent_ref, children, subset };
@@ -313,6 +320,9 @@ std::vector<IndexModel> index_plan() {
   std::vector<IndexModel> plan;
   detail::add_declared<T>(plan);
   detail::add_implied<T>(plan);
+  if constexpr (detail::written_previous_names<T>.size() > 0)
+    detail::add_previous_name_indexes(plan, collection_name<T>, detail::written_previous_names<T>.data(),
+                                      detail::written_previous_names<T>.size());
   return plan;
 }
 

@@ -213,6 +213,22 @@ Document update_to_send(const Update<T>& update) {
   else
     return QueryAccess::expression(update).write_to_send();
 }
+/// The same, for an update that may upsert with `filter`: MongoDB seeds the inserted
+/// document from the filter's equality conditions, but a condition on a member renamed in
+/// its expand phase is sent inside `$or` (previous_names.hpp), from which it seeds nothing;
+/// so its value is added as `$setOnInsert` under both names.
+template <class T>
+Document update_to_send(const Update<T>& update, const Filter<T>& filter, bool upsert) {
+  if constexpr (reflectable<T>) {
+    if constexpr (written_previous_names<T>.size() > 0) {
+      const FilterExpr& expr = QueryAccess::expression(filter);
+      if (upsert && expr && expr->kind != FilterNode::Kind::raw)
+        return seed_previous_names(update_to_send(update).get(), write_filter(expr).get(),
+                                   written_previous_names<T>.data(), written_previous_names<T>.size());
+    }
+  }
+  return update_to_send(update);
+}
 }  // namespace detail
 
 /// A sort specification over documents of T, e.g. `{published_date: -1}`.

@@ -4,20 +4,35 @@
 // version wrote hold only the old one, and it stays the truth where present.
 
 #include <odm/bson/document.hpp>
+#include <odm/bson/codec.hpp>
+#include <odm/bson/kind.hpp>
 #include <odm/bson/members.hpp>
+#include <odm/bson/record.hpp>
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace odm::detail {
 
-/// A top-level member's name and the previous name odm still writes for it.
+/// A member's stored name and the previous name odm still writes for it; `parent` is the
+/// stored name of the top-level member whose embedded struct holds it ("" at the top).
 struct NamePair {
   std::string_view name;
   std::string_view previous;
+  std::string_view parent{};
+  /// The dotted path of `leaf` (the name or the previous one) from the document's top.
+  std::string path(std::string_view leaf) const {
+    return parent.empty() ? std::string(leaf) : std::string(parent) + "." + std::string(leaf);
+  }
 };
+
+/// The pair whose name is `path` or its first step (nullptr for none), and the rest of
+/// the path ("" or ".x").
+const NamePair* renamed_root(std::string_view path, const NamePair* pairs, std::size_t count, std::string_view& rest);
 
 /// `filter` with each condition on `name` (or a path inside it) made
 /// `{$or: [{previous...: c}, {previous: {$exists: false}, name...: c}]}`, inside
@@ -27,19 +42,51 @@ Document filter_with_previous_names(const bson_t* filter, const NamePair* pairs,
 /// (unless the update already names it).
 Document update_with_previous_names(const bson_t* update, const NamePair* pairs, std::size_t count);
 
+/// `update` with `$setOnInsert` of the value of each equality condition of `filter` (at
+/// its top level or in a top-level `$and`) on a renamed member, under both names; a
+/// member the update writes itself is left to it.
+Document seed_previous_names(const bson_t* update, const bson_t* filter, const NamePair* pairs, std::size_t count);
+
+/// A tracked save's `update` (odm::changes_between) with every change inside a renamed
+/// member (an element, a sub-path, appended elements) replaced by a `$set` of the whole
+/// member from `current` under both names: a path inside the member would create it under
+/// the name a document lacks (`lines.1.qty` makes `lines` an object), and elements pushed
+/// onto only one of two arrays would let them differ.
+Document whole_renamed_members(const bson_t* update, const bson_t* current, const NamePair* pairs, std::size_t count);
+
+/// Whether a member of type V is stored as V's own sub-document (whose members' renames
+/// typed paths reach as `member.name`).
+template <class V>
+inline constexpr bool embeds_members = [] {
+  if constexpr (reflectable<V>)
+    return std::is_same_v<typename codec<V>::kind, kinds::document<V>>;
+  else
+    return false;
+}();
+
+/// Every member of T renamed in its expand phase, at the top or one embedded struct down:
+/// the one list typed filters, updates, upserts, tracked saves, sorts and indexes ask.
 template <class T>
 inline constexpr auto written_previous_names = [] {
-  constexpr std::size_t count = [] {
+  const auto visit = [](auto&& add) {
+    members<T>::for_each([&](auto m) {
+      using M = decltype(m);
+      if constexpr (M::writes_previous_name) add(NamePair{M::stored_name, M::previous_name});
+      if constexpr (embeds_members<typename M::type>)
+        members<typename M::type>::for_each([&](auto n) {
+          using N = decltype(n);
+          if constexpr (N::writes_previous_name) add(NamePair{N::nested_name, N::previous_name, M::stored_name});
+        });
+    });
+  };
+  constexpr std::size_t count = [&] {
     std::size_t n = 0;
-    members<T>::for_each([&](auto m) { n += decltype(m)::writes_previous_name ? 1 : 0; });
+    visit([&](const NamePair&) { ++n; });
     return n;
   }();
   std::array<NamePair, count> pairs{};
   std::size_t i = 0;
-  members<T>::for_each([&](auto m) {
-    using M = decltype(m);
-    if constexpr (M::writes_previous_name) pairs[i++] = NamePair{M::stored_name, M::previous_name};
-  });
+  visit([&](const NamePair& pair) { pairs[i++] = pair; });
   return pairs;
 }();
 
@@ -56,6 +103,15 @@ Document update_for_model(Document update) {
     return update;
   else
     return update_with_previous_names(update.get(), written_previous_names<T>.data(), written_previous_names<T>.size());
+}
+
+template <class T>
+Document tracked_update_for_model(Document update, const Document& current) {
+  if constexpr (written_previous_names<T>.size() == 0)
+    return update;
+  else
+    return whole_renamed_members(update.get(), current.get(), written_previous_names<T>.data(),
+                                 written_previous_names<T>.size());
 }
 
 }  // namespace odm::detail

@@ -11,6 +11,7 @@
 
 #include <odm/bson/codec.hpp>
 #include <odm/bson/document.hpp>
+#include <odm/bson/members.hpp>
 #include <odm/fields/embedded.hpp>
 #include <odm/model/model.hpp>
 #include <odm/query/expression.hpp>
@@ -62,6 +63,11 @@ consteval void check_projected_member() {
     static_assert(stored_names<Result>[I] == stored_names<Model>[j],
                   "odm: a member of the projection struct is stored under a different name than the model's "
                   "member of the same name; rename it the same way");
+    static_assert(member<Result, I>::previous_name == member<Model, j>::previous_name &&
+                      member<Result, I>::writes_previous_name == member<Model, j>::writes_previous_name,
+                  "odm: the model's member is renamed in its expand phase (odm::renamed_from): declare the same "
+                  "odm::renamed_from on the projection struct's member, so that it reads the old name where a "
+                  "document holds it (the projection asks for both names)");
   }
 }
 
@@ -81,6 +87,13 @@ Projection<Model, Result> projection() {
     has_id = has_id || name == "_id";
     detail::check_append(bson_append_int32(document.get_mutable(), name.data(), detail::key_length(name), 1));
   }
+  // A member renamed in its expand phase is read from either name.
+  members<Result>::for_each([&](auto m) {
+    using M = decltype(m);
+    if constexpr (!M::previous_name.empty())
+      detail::check_append(bson_append_int32(document.get_mutable(), M::previous_name.data(),
+                                             detail::key_length(M::previous_name), 1));
+  });
   if (!has_id) detail::check_append(bson_append_int32(document.get_mutable(), "_id", 3, 0));
   return detail::QueryAccess::make<Projection<Model, Result>>(std::move(document));
 }

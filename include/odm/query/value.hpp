@@ -270,6 +270,9 @@ struct PathNames {
   /// Whether the member table says the field's document decodes without it (an optional,
   /// a ParentRef, odm::defaulted; not odm::required): what `$unset` may remove.
   bool may_be_unset = false;
+  /// The previous name odm still writes for the first field (odm::renamed_from), "" for
+  /// none: an aggregation reads `{$ifNull: ["$previous...", "$name..."]}` (aggregation.cpp).
+  std::string_view previous_root{};
 
   constexpr void push(std::string_view name) {
     if (depth == max_path_depth) throw "odm: a typed path is at most odm::max_path_depth (8) fields deep";
@@ -290,12 +293,24 @@ inline constexpr auto absent_decodes = [] {
   return decodes;
 }();
 
+/// Per member of T, the previous name odm still writes for it ("" for none).
+template <class T>
+inline constexpr auto written_previous_root = [] {
+  std::array<std::string_view, members<T>::size> previous{};
+  members<T>::for_each([&](auto member) {
+    using M = decltype(member);
+    if constexpr (M::writes_previous_name) previous[M::index] = M::previous_name;
+  });
+  return previous;
+}();
+
 template <class T>
 consteval PathNames root_names_at(std::size_t index) {
   PathNames names;
   names.push(stored_names<T, true>[index]);
   names.first_nested = stored_names<T, false>[index];
   names.may_be_unset = absent_decodes<T>[index];
+  names.previous_root = written_previous_root<T>[index];
   return names;
 }
 
