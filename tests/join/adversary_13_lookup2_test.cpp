@@ -96,19 +96,8 @@ using odm_test::json;
 using odm_test::show_many;
 using odm_test::show_one;
 
-odm::JoinOptions side(odm::JoinSide s) {
-  odm::JoinOptions options;
-  options.side = s;
-  return options;
-}
-
-/// An error's message with the command it names made the same on both sides ("find on" /
-/// "aggregate on" the same collection): everything else must be identical.
-std::string same_source(std::string message) {
-  for (std::size_t at = message.find("aggregate on "); at != std::string::npos; at = message.find("aggregate on "))
-    message.replace(at, 13, "find on ");
-  return message;
-}
+using odm_test::same_source;
+const auto side = odm_test::join_side;
 
 const char* name_of(odm::JoinSide s) { return s == odm::JoinSide::server ? "server" : "client"; }
 
