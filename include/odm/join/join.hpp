@@ -526,11 +526,13 @@ Relation<T> fetch_relation(M T::*member, Nested... nested) {
         else
           targets = fetch_where_in(db.collection<Target>(), "_id", gathered.ids, options);
         // 3. The next level, on the targets' own references while they can still be changed.
-        if (fetched_beyond_lookup) {
-          const JoinOptions beyond = SkipReport::beyond_lookup(options);
-          (nested.on_targets(db, targets, beyond), ...);
-        } else {
-          (nested.on_targets(db, targets, options), ...);
+        if constexpr (sizeof...(nested) > 0) {
+          if (fetched_beyond_lookup) {
+            const JoinOptions beyond = SkipReport::beyond_lookup(options);
+            (nested.on_targets(db, targets, beyond), ...);
+          } else {
+            (nested.on_targets(db, targets, options), ...);
+          }
         }
         assign_targets(set, member, gathered, share_targets(targets, gathered), field, nested_field);
       },
