@@ -3,6 +3,7 @@
 
 #include <odm/fields/money.hpp>
 
+#include <cstdlib>
 #include <ostream>
 #include <utility>
 
@@ -11,9 +12,8 @@ namespace odm {
 namespace {
 
 [[noreturn]] void throw_at(std::string_view key, std::string reason) {
-  DecodeError error(std::move(reason));
-  error.prepend(key);
-  throw error;
+  detail::at_path(key, [&] { throw DecodeError(std::move(reason)); });
+  std::abort();  // at_path rethrows: never reached
 }
 
 std::string_view key_of(const bson_iter_t& it) { return {bson_iter_key(&it), bson_iter_key_len(&it)}; }

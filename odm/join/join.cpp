@@ -109,11 +109,10 @@ std::int64_t group_count(const bson_t* row, std::string_view source) {
   std::int64_t n = -1;
   if (BSON_ITER_HOLDS_INT32(&it)) n = bson_iter_int32(&it);
   if (BSON_ITER_HOLDS_INT64(&it)) n = bson_iter_int64(&it);
-  if (n < 0) {
-    DecodeError error("expected a count (a non-negative int or long) in a $group row (" + std::string(source) + ")");
-    error.prepend("n");
-    throw error;
-  }
+  if (n < 0)
+    at_path("n", [&] {
+      throw DecodeError("expected a count (a non-negative int or long) in a $group row (" + std::string(source) + ")");
+    });
   return n;
 }
 

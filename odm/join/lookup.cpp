@@ -28,6 +28,45 @@ void check_expressible(const JoinStep& step, const std::string& path) {
                      "join this relation on the client (JoinSide::client)");
 }
 
+/// Deeper than MongoDB nests a document (BSON depth 200): the server refuses such a filter
+/// on both sides, so the search stops there rather than recurse without bound.
+constexpr int max_filter_depth = 200;
+
+/// Whether a field's value is an operator document (`{$near: ...}`), not a value to match.
+bool holds_operators(const bson_iter_t& it, bson_t& operators) {
+  bson_iter_t first;
+  return BSON_ITER_HOLDS_DOCUMENT(&it) && held_document(it, operators) && bson_iter_init(&first, &operators) &&
+         bson_iter_next(&first) && bson_iter_key(&first)[0] == '$';
+}
+
+/// The first operator of the query `filter` that MongoDB does not run inside an
+/// aggregation's `$match` (manual, $match restrictions: `$where`, `$near` and
+/// `$nearSphere`), or "". Follows the query grammar: `$and`/`$or`/`$nor` hold filters, a
+/// field holds a value or an operator document, `$not` and `$elemMatch` hold either kind
+/// (read alike, in one pass: each part of the filter is visited once).
+std::string_view refused_in_match(const bson_t* filter, int depth = 0) {
+  bson_iter_t it;
+  if (depth > max_filter_depth || !bson_iter_init(&it, filter)) return {};
+  while (bson_iter_next(&it)) {
+    const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
+    if (key == "$where") return "$where";
+    if (key == "$near") return "$near";
+    if (key == "$nearSphere") return "$nearSphere";
+    bson_t inner;
+    if (key == "$and" || key == "$or" || key == "$nor") {
+      bson_iter_t clause;
+      if (!BSON_ITER_HOLDS_ARRAY(&it) || !bson_iter_recurse(&it, &clause)) continue;
+      while (bson_iter_next(&clause))
+        if (BSON_ITER_HOLDS_DOCUMENT(&clause) && held_document(clause, inner))
+          if (const std::string_view found = refused_in_match(&inner, depth + 2); !found.empty()) return found;
+    } else if (key == "$not" || key == "$elemMatch" || key.empty() || key.front() != '$') {
+      if (holds_operators(it, inner) || (key == "$elemMatch" && BSON_ITER_HOLDS_DOCUMENT(&it) && held_document(it, inner)))
+        if (const std::string_view found = refused_in_match(&inner, depth + 1); !found.empty()) return found;
+    }
+  }
+  return {};
+}
+
 /// Appends `{<op>: <document>}` as the next stage.
 void append_stage(ChildWriter& stages, std::string_view op, const bson_t* document) {
   ChildWriter stage(stages.get(), ArrayKey(stages.next_index()).view());
@@ -92,6 +131,11 @@ std::string LookupResults::output_field(std::size_t step) const { return prefix 
 
 Document lookup_pipeline(const LookupQuery& query, const std::vector<const JoinStep*>& relations,
                          LookupResults& results) {
+  if (const std::string_view op = refused_in_match(query.filter.get()); !op.empty())
+    throw UsageError("odm::find_joined: the filter uses " + std::string(op) +
+                     ", which MongoDB does not run in an aggregation's $match (the server-side join's first "
+                     "stage); join on the client (JoinSide::client)" +
+                     (op == "$where" ? std::string() : ", or filter with $geoWithin, which $match runs"));
   results.prefix = output_prefix(relations);
   results.sources.clear();
   const std::string document = results.document_field();

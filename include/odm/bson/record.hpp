@@ -164,30 +164,24 @@ inline constexpr bool keeps_unknown_fields = record_traits<T, true>::extra_index
 template <bool Root, reflectable T>
 void encode_members(bson_t* document, const T& value) {
   using traits = detail::record_traits<T, Root>;
-  std::size_t current = 0;
-  try {
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (
-          [&] {
-            using M = typename traits::template member_type<I>;
-            detail::check_member_is_mappable<T, M>();
-            if constexpr (unknown_field_keeper<M>) {
-              current = I;
-              codec<M>::encode_fields(document, boost::pfr::get<I>(value));
-            } else if constexpr (mappable<M>) {
-              current = I;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          using M = typename traits::template member_type<I>;
+          detail::check_member_is_mappable<T, M>();
+          if constexpr (unknown_field_keeper<M>) {
+            detail::at_path(traits::names[I], [&] { codec<M>::encode_fields(document, boost::pfr::get<I>(value)); });
+          } else if constexpr (mappable<M>) {
+            detail::at_path(traits::names[I], [&] {
               codec<M>::encode(document, traits::names[I], boost::pfr::get<I>(value));
               // A rename in its expand phase: the older version still reads the old name.
               if constexpr (traits::writes_previous[I])
                 codec<M>::encode(document, traits::previous_names[I], boost::pfr::get<I>(value));
-            }
-          }(),
-          ...);
-    }(std::make_index_sequence<traits::size>{});
-  } catch (PathError& e) {
-    e.prepend(traits::names[current]);
-    throw;
-  }
+            });
+          }
+        }(),
+        ...);
+  }(std::make_index_sequence<traits::size>{});
 }
 
 namespace detail {

@@ -67,12 +67,7 @@ Id decode_id(const Document& holder) {
   bson_iter_t it;
   if (!bson_iter_init_find(&it, holder.get(), "_id")) throw DecodeError("_id: missing from the server's reply");
   Id id{};
-  try {
-    codec<Id>::decode(it, id);
-  } catch (PathError& error) {
-    error.prepend("_id");
-    throw;
-  }
+  at_path("_id", [&] { codec<Id>::decode(it, id); });
   return id;
 }
 

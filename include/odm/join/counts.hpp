@@ -126,10 +126,11 @@ ChildCounts<Parent> count_children_of(const Database& db, const std::vector<Page
       try {
         codec<id_type>::decode(it, id);
       } catch (const DecodeError& error) {
-        DecodeError located(error.reason() + " (a $group row's parent id, " + source + ")");
-        located.prepend_path_of(error);
-        located.prepend("_id");
-        throw located;
+        detail::at_path("_id", [&] {
+          DecodeError located(error.reason() + " (a $group row's parent id, " + source + ")");
+          located.prepend_path_of(error);
+          throw located;
+        });
       }
       const std::uint32_t slot = result.gathered_.slot_of(detail::reference_key(id));
       // A row for an id outside the page can only come from a server that matched more

@@ -95,6 +95,9 @@ struct JoinOptions {
   friend struct detail::SkipReport;
   std::vector<SkippedDocument>* skipped_ = nullptr;  // where `skip` reports, set by resolve
   detail::LookupResults* lookup_ = nullptr;          // the targets `$lookup` brought, set by find_joined
+  // Some documents the step acts on were fetched by a find, not by the `$lookup`, so the
+  // pools lack their references' targets (detail::lookup_targets).
+  bool beyond_lookup_ = false;
 };
 
 namespace detail {
@@ -129,6 +132,13 @@ struct SkipReport {
     return reading;
   }
   static LookupResults* lookup(const JoinOptions& options) noexcept { return options.lookup_; }
+  /// For the nested steps of a server-side step that fetched some targets by a find.
+  static JoinOptions beyond_lookup(const JoinOptions& options) {
+    JoinOptions reading = options;
+    reading.beyond_lookup_ = true;
+    return reading;
+  }
+  static bool is_beyond_lookup(const JoinOptions& options) noexcept { return options.beyond_lookup_; }
   /// odm::resolve and Cursor::with join documents already on the client.
   static void require_client_side(const JoinOptions& options, std::string_view who);
   /// children_of and the tree walks: their own queries are the whole work, so there is
@@ -214,6 +224,36 @@ std::vector<T> fetch_where_in(const Collection<T>& collection, std::string_view 
     SkipReport::add(options, std::move(cursor));
   }
   return found;
+}
+
+/// The targets of a fetch step of a server-side join: those its `$lookup` brought, then,
+/// for the ids it brought none for, those the client form's `$in` finds, in one batched
+/// find (none when nothing is missing). `$lookup` compares the stored reference with the
+/// stored `_id`; the client form decodes the reference and sends its codec's encoding.
+/// For the built-in id types both compare alike (MongoDB compares numbers by value), so
+/// a missing target is dangling, unless some documents the step acts on came from such a
+/// find and so were never looked up (`beyond_lookup`). An id of a user type (a
+/// sub-document, EncodedId) may be stored in another form than its codec writes (fields
+/// in another order, a field the codec ignores), which MongoDB compares as another value:
+/// its missing ids are always asked for, so the server form never calls dangling an id the
+/// client form resolves, nor resolves one the client form does not (pooled_targets).
+/// `fetched` tells whether the find brought any target.
+template <class Target, class Id>
+std::vector<Target> lookup_targets(const Database& db, LookupResults& results, const GatheredIds<Id>& gathered,
+                                   const JoinOptions& options, bool& fetched) {
+  std::vector<char> seen;
+  std::vector<Target> targets =
+      pooled_targets<Target>(results, results.take(), gathered, SkipReport::reporter(options), seen);
+  fetched = false;
+  if (!std::is_same_v<Id, EncodedId> && !SkipReport::is_beyond_lookup(options)) return targets;
+  std::vector<Id> missing;
+  for (std::size_t slot = 0; slot < seen.size(); ++slot)
+    if (!seen[slot]) missing.push_back(gathered.ids[slot]);
+  if (missing.empty()) return targets;
+  std::vector<Target> more = fetch_where_in(db.collection<Target>(), "_id", missing, options);
+  fetched = !more.empty();
+  targets.insert(targets.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  return targets;
 }
 
 /// Which result documents a relation leaves out (a dangling Ref or ParentRef under
@@ -480,12 +520,20 @@ Relation<T> fetch_relation(M T::*member, Nested... nested) {
         const auto gathered = gather_ids(set, member);
         // 2. One query per batch of ids, or what the server-side join brought.
         std::vector<Target> targets;
+        bool fetched_beyond_lookup = false;
         if (LookupResults* results = SkipReport::lookup(options))
-          targets = pooled_targets<Target>(*results, results->take(), gathered, SkipReport::reporter(options));
+          targets = lookup_targets<Target>(db, *results, gathered, options, fetched_beyond_lookup);
         else
           targets = fetch_where_in(db.collection<Target>(), "_id", gathered.ids, options);
         // 3. The next level, on the targets' own references while they can still be changed.
-        (nested.on_targets(db, targets, options), ...);
+        if constexpr (sizeof...(nested) > 0) {
+          if (fetched_beyond_lookup) {
+            const JoinOptions beyond = SkipReport::beyond_lookup(options);
+            (nested.on_targets(db, targets, beyond), ...);
+          } else {
+            (nested.on_targets(db, targets, options), ...);
+          }
+        }
         assign_targets(set, member, gathered, share_targets(targets, gathered), field, nested_field);
       },
       std::move(step));

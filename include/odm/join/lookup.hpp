@@ -39,10 +39,17 @@
 // ... exceeds maximum document size"), odm throws that odm::ServerError with the server's
 // code and message and returns nothing; the client form has no such limit.
 //
+// `$lookup` compares the stored reference with the stored `_id`, where the client form
+// sends each decoded id as its codec writes it: for ids of a user type (a sub-document,
+// which another program may store with its fields in another order) the ids a `$lookup`
+// found no target for are asked for with the client form's `$in` (join.hpp,
+// lookup_targets), so that both forms find the same targets.
+//
 // A relation `$lookup` cannot express is refused before anything is sent, with
 // odm::UsageError naming it: a path through std::map values (the keys are data, and a
 // `$lookup` path has no wildcard), and an array directly inside an array (a localField
-// does not look into nested arrays). Join those on the client.
+// does not look into nested arrays); so is a filter `$match` does not run (`$where`,
+// `$near`, `$nearSphere`). Join those on the client.
 
 #include <odm/bson/document.hpp>
 #include <odm/driver/collection.hpp>
@@ -74,7 +81,8 @@ struct LookupQuery {
 /// The aggregate command's `{pipeline: [...]}` for a server-side join of the roots `query`
 /// selects (the stages above), with one `$lookup` per fetch step of `relations`, numbered
 /// in the order the join runs them (join/lookup_results.hpp). Throws UsageError, before
-/// anything is sent, for a relation `$lookup` cannot express. Sets `results` up to read
+/// anything is sent, for a relation `$lookup` cannot express and for a filter `$match`
+/// does not run (`$where`, `$near`, `$nearSphere`). Sets `results` up to read
 /// the rows: the names of their fields, a pool per step, and each step's description for
 /// messages.
 Document lookup_pipeline(const LookupQuery& query, const std::vector<const JoinStep*>& relations,

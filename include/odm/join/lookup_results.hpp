@@ -25,6 +25,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace odm::detail {
@@ -55,15 +56,28 @@ struct LookupResults {
 /// What a fetch step does with a target that does not fit its model: throws, or reports it.
 using ReportBad = std::function<void(SkippedDocument)>;
 
+/// Whether a stored `_id` is, byte for byte, the id `{"": id}` its codec writes: only then
+/// is the target certainly what the client form's `$in` of that encoding finds.
+inline bool stored_as_encoded(const bson_iter_t& stored, const EncodedId& id) {
+  Document holder;
+  check_append(bson_append_iter(holder.get_mutable(), "", 0, &stored));
+  return std::string_view(reinterpret_cast<const char*>(holder.data()), holder.size()) == id.bytes();
+}
+
 /// The targets of pool `step` whose ids `gathered` holds, each decoded once, as a find of
 /// `{_id: {$in: gathered.ids}}` would have returned them. A target that does not fit its
 /// model throws (no `report`) or is reported once and left out, as the client form does.
+/// `seen` (one flag per gathered id) marks the ids the pool answered: a target decoded or
+/// reported. An id of a user type (EncodedId) counts as answered only by a target whose
+/// stored `_id` is its codec's encoding: another form of it (fields in another order, a
+/// field the codec ignores) is what the client form's `$in` compares too, so that `$in`
+/// decides (join.hpp, lookup_targets).
 template <class Target, class Id>
 std::vector<Target> pooled_targets(const LookupResults& results, std::size_t step, const GatheredIds<Id>& gathered,
-                                   const ReportBad& report) {
+                                   const ReportBad& report, std::vector<char>& seen) {
   std::vector<Target> found;
+  seen.assign(gathered.ids.size(), 0);
   if (gathered.ids.empty()) return found;
-  std::vector<char> seen(gathered.ids.size(), 0);
   std::set<std::string> bad_ids;  // targets whose _id itself does not decode, reported once each
   // Called in the handler of `error`: rethrows it, with its type, when there is no report.
   const auto bad = [&](DecodeError& error, const bson_t* document) {
@@ -97,6 +111,9 @@ std::vector<Target> pooled_targets(const LookupResults& results, std::size_t ste
     }
     const std::uint32_t slot = gathered.slot_of(reference_key(id));
     if (slot == GatheredIds<Id>::none || seen[slot]) continue;
+    if constexpr (std::is_same_v<Id, EncodedId>) {
+      if (!stored_as_encoded(it, gathered.ids[slot])) continue;
+    }
     seen[slot] = 1;
     try {
       found.push_back(from_bson<Target>(&document));

@@ -52,6 +52,7 @@
 #include <odm/fields/subset.hpp>
 #include <odm/model/id.hpp>
 #include <odm/query/expression.hpp>
+#include <odm/query/filter.hpp>
 #include <odm/query/update.hpp>
 
 #include <algorithm>
@@ -180,38 +181,28 @@ Document embedded_array(const std::vector<T>& items) {
   return value;
 }
 
-/// The one element of a `{<field>: [...]}` document this file made.
-inline bson_iter_t only_element(const Document& holder) {
-  bson_iter_t it;
-  if (!bson_iter_init(&it, holder.get()) || !bson_iter_next(&it))
-    throw Error("subset: an embedded array's copy is empty (a bug in odm)");  // built non-empty above
-  return it;
-}
-
 /// `{_id: owner, <field>: E}` (exact array equality), or `<field>: {$exists: false}`.
-inline Document guarded(const Document& owner_filter, std::string_view field, const EmbeddedArray& expected) {
-  Document filter = owner_filter;
+template <class Owner>
+Filter<Owner> guarded(const Document& owner_filter, std::string_view field, const EmbeddedArray& expected) {
+  using odm::detail::ConditionOp;
+  odm::detail::FilterExpr condition;
   if (expected.present) {
-    const bson_iter_t it = only_element(expected.value);
-    check_append(bson_append_iter(filter.get_mutable(), field.data(), key_length(field), &it));
+    condition = odm::detail::condition_node(ConditionOp::eq, std::string(field), expected.value);
   } else {
-    bson_t condition;
-    check_append(bson_append_document_begin(filter.get_mutable(), field.data(), key_length(field), &condition));
-    check_append(bson_append_bool(&condition, "$exists", 7, false));
-    check_append(bson_append_document_end(filter.get_mutable(), &condition));
+    Document absent;
+    check_append(bson_append_bool(absent.get_mutable(), "", 0, false));
+    condition = odm::detail::condition_node(ConditionOp::exists, std::string(field), std::move(absent));
   }
-  return filter;
+  return odm::detail::QueryAccess::make<Filter<Owner>>(
+      odm::detail::all_of(odm::detail::raw_filter_node(owner_filter), condition));
 }
 
-/// `{$set: {<field>: [items]}}`.
-inline Document set_array(std::string_view field, const Document& array) {
-  Document update;
-  bson_t set;
-  const bson_iter_t it = only_element(array);
-  check_append(bson_append_document_begin(update.get_mutable(), "$set", 4, &set));
-  check_append(bson_append_iter(&set, field.data(), key_length(field), &it));
-  check_append(bson_append_document_end(update.get_mutable(), &set));
-  return update;
+/// `{$set: {<field>: [items]}}` (`array` is `{"": [items]}`).
+template <class Owner>
+Update<Owner> set_array(std::string_view field, const Document& array) {
+  odm::detail::UpdateExpr expr;
+  expr.entries.push_back(odm::detail::UpdateEntry{"$set", std::string(field), array, nullptr, std::nullopt});
+  return odm::detail::QueryAccess::make<Update<Owner>>(std::move(expr));
 }
 
 /// A random pause before retrying a lost race: up to 1 ms << attempt, at most `longest`.
@@ -242,8 +233,8 @@ bool settle(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type
             .to_vector());
     if (auto hook = std::exchange(after_full_read, nullptr)) hook();
     if (owner_array == wanted) return true;
-    const auto written = owners.update_one(Filter<Owner>::raw(guarded(owner_filter, field, owner_array)),
-                                           Update<Owner>::raw(set_array(field, wanted)));
+    const auto written =
+        owners.update_one(guarded<Owner>(owner_filter, field, owner_array), set_array<Owner>(field, wanted));
     if (written.matched == 1) {
       owner_array = EmbeddedArray{true, wanted};  // the owner holds it now: check it against a fresh read
     } else {
@@ -295,16 +286,12 @@ bool add(const Database& db, Subset<T, N, K, W> Owner::*member, const id_type_t<
   // Usually the only write the owner needs: one atomic $push that keeps the N first. Not
   // when the item is embedded already (a concurrent refill read it).
   const std::string_view field = runtime_field_name(member);
-  Document filter = detail::id_filter(owner_id);
-  {
-    const std::string embedded_key = std::string(field) + "." + std::string(plan::embedded_key_field);
-    bson_t condition;
-    detail::subsets::check_append(bson_append_document_begin(filter.get_mutable(), embedded_key.data(),
-                                                           detail::subsets::key_length(embedded_key), &condition));
-    codec<typename plan::key_type>::encode(&condition, "$ne", plan::key_of(item));
-    detail::subsets::check_append(bson_append_document_end(filter.get_mutable(), &condition));
-  }
-  db.collection<Owner>().update_one(Filter<Owner>::raw(std::move(filter)),
+  std::string embedded_key = std::string(field) + "." + std::string(plan::embedded_key_field);
+  Document key;
+  codec<typename plan::key_type>::encode(key.get_mutable(), embedded_key, plan::key_of(item));
+  const auto not_embedded = odm::detail::QueryAccess::make<Filter<Owner>>(
+      odm::detail::condition_node(odm::detail::ConditionOp::ne, std::move(embedded_key), std::move(key)));
+  db.collection<Owner>().update_one(Filter<Owner>::raw(detail::id_filter(owner_id)) && not_embedded,
                                     detail::subsets::push_sorted<Owner, plan>(field, {item}, N));
   return detail::subsets::settle(db, member, owner_id, options, "add");
 }
