@@ -114,16 +114,6 @@ namespace detail {
 struct MigrationCheckpoint {
   std::string id;
 };
-/// MongoDB's limit on a document, which bounds one update statement's filter plus update.
-inline constexpr std::size_t max_document_bytes = 16 * 1024 * 1024;
-/// `{_id: <id>, schema_version: <as stored, or {$exists: false}>, field: {$eq: value}, ...}`
-/// for the fields of `document` that can be named in a filter, smallest first, as many as
-/// keep the guard within `budget` bytes (the _id and the version always).
-Document guard_of(const bson_t* document, std::size_t budget);
-/// Documents not at an int32/int64 version `current` or newer.
-Document old_version_filter(std::int32_t current);
-/// Documents at a newer int32/int64 version than `current`.
-Document newer_version_filter(std::int32_t current);
 /// The documents after `last` (`{_id: value}`) in MongoDB's `_id` sort order, across type
 /// brackets, appended to `filter` as a `$or`.
 void append_after(bson_t* filter, const bson_t* last);
@@ -263,15 +253,13 @@ class Migration {
         ++report.migrated;
         return;
       }
-      Document update = changes_between(stored, upgraded);
-      const std::size_t update_bytes = update.size();
-      if (update_bytes > detail::max_document_bytes)
-        throw EncodeError("odm::Migration: the update of the document " + detail::id_json_of(stored.get()) +
-                          " is " + std::to_string(update_bytes) + " bytes, over MongoDB's limit of " +
-                          std::to_string(detail::max_document_bytes) + ": its upgraded document is too large");
+      std::optional<detail::GuardedRewrite> rewrite = detail::guarded_rewrite(stored.get(), upgraded.get());
+      if (!rewrite) {  // nothing differs (not reached: the stored version always does)
+        ++report.already_current;
+        return;
+      }
       const auto result =
-          collection_.update_one(Filter<T>::raw(detail::guard_of(stored.get(), detail::max_document_bytes - update_bytes)),
-                                 Update<T>::raw(std::move(update)));
+          collection_.update_one(Filter<T>::raw(std::move(rewrite->filter)), Update<T>::raw(std::move(rewrite->update)));
       if (result.matched == 1) {
         ++report.migrated;
         return;
