@@ -21,18 +21,15 @@
 //   the rest of last's bracket and every later bracket, which is exactly what follows
 //   `last` in the sort. Ids of mixed types (1, "a", ObjectId, {k: 1}) are all visited.
 // - Each document is upgraded by the model's steps, checked to decode as the model, and
-//   written with one update of the fields that changed (`$set`/`$unset`, and the new
-//   version), guarded by the values it was read with: the filter matches the `_id`, the
-//   stored version and the top-level fields as read, smallest first, as many as fit next to
-//   the update within MongoDB's 16 MiB limit (so any document that itself fits can be
-//   migrated, even one whose step rewrites a 15 MB field). A field too large to fit in the
-//   guard is not compared: a concurrent change by another program to that field alone, in
-//   the moment between the read and the write, is not detected. A model with an
-//   `odm::version` member has it guarded always (it is small), so every odm save is.
-//   A writer that changed the document in between makes the guard miss; the migration
-//   reads it again and retries (`max_retries`), so a concurrent change is never
-//   overwritten; a field added in between is kept (the update does not name it). A
-//   document a writer upgraded in between (a save by the new model) is left alone.
+//   written by the guarded rewrite every write to an older document uses
+//   (odm/driver/upgrade.hpp): `$set`/`$unset` of the top-level fields that changed (and the
+//   new version), matching the `_id`, the stored version and the top-level fields as read,
+//   smallest first, as many as fit next to the update within MongoDB's 16 MiB (so any
+//   document that itself fits can be migrated, even one whose step rewrites a 15 MB field;
+//   a field too large to be compared is not). A writer that changed the document in
+//   between makes the guard miss; the migration reads it again and retries
+//   (`max_retries`), so a concurrent change is never overwritten; a field added in between
+//   is kept. A document a writer upgraded in between (a save by the new model) is left alone.
 // - Resumable: after each batch the last `_id` done is saved in the `odm_migrations`
 //   collection (`checkpoints(name)` to change it), keyed by collection and version; a run
 //   that was interrupted (a crash, an exception) starts after it, and when it reaches the
