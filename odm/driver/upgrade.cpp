@@ -173,7 +173,7 @@ std::optional<GuardedRewrite> guarded_rewrite(const bson_t* stored, const bson_t
     if (had && same_value(old, it)) continue;
     check_nameable(key);
     check_append(bson_append_iter(set.get_mutable(), key.data(), static_cast<int>(key.size()), &it));
-    if (!had) {
+    if (!had && key != schema_version_field) {  // guard_of compares the version itself
       ChildWriter missing(absent.get_mutable(), key);
       check_append(bson_append_bool(missing.get(), "$exists", 7, false));
       missing.close();
