@@ -173,7 +173,9 @@ TEST_F(GuardedRewrite, EveryTypedUpsertThatInsertsWritesTheCurrentVersion) {
                                    odm::FindOneAndUpdateOptions<Order>{}.upsert());
   orders.bulk_write().update_one(field(&Order::id) == std::int64_t{4}, set("bulk"), odm::UpdateOptions<Order>{}.upsert()).execute();
   orders.update_one(field(&Order::id) == std::int64_t{5},
-                    odm::Update<Order>::raw(json(R"({"$setOnInsert": {"note": "first"}, "$inc": {"visits": 1}})")),
+                    odm::Update<Order>::raw(json(
+                        R"({"$setOnInsert": {"customer": "raw", "total": {"$numberDecimal": "1"}, "note": "first"},
+                            "$inc": {"visits": 1}})")),
                     odm::UpdateOptions<Order>{}.upsert());
   for (std::int64_t id = 1; id <= 5; ++id) {
     SCOPED_TRACE("_id " + std::to_string(id));
