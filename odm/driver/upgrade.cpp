@@ -1,12 +1,17 @@
-// Rewriting one stored document under a guard (odm/driver/upgrade.hpp).
+// The one guarded rewrite of a stored document (odm/driver/upgrade.hpp).
 
+#include <odm/bson/codec.hpp>
 #include <odm/bson/writer.hpp>
 #include <odm/driver/upgrade.hpp>
+#include <odm/error.hpp>
 #include <odm/model/model.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace odm::detail {
 
@@ -34,14 +39,43 @@ bool changed(const bson_t* before, const bson_t* after, std::string_view key) {
   return in_before != in_after || (in_before && !same_value(a, b));
 }
 
-void guard_field(bson_t* guard, std::string_view key, const bson_iter_t* stored) {
-  ChildWriter condition(guard, key);
-  if (stored)
-    check_append(bson_append_iter(condition.get(), "$eq", 3, stored));
-  else
-    check_append(bson_append_bool(condition.get(), "$exists", 7, false));
-  condition.close();
+/// Whether `key` can be named in a filter or an update (not "", "a.b" or "$x").
+bool nameable(std::string_view key) {
+  return !key.empty() && key.front() != '$' && key.find('.') == std::string_view::npos;
 }
+
+void check_nameable(std::string_view key) {
+  if (!nameable(key))
+    throw UsageError("odm: the field " + quoted(key) +
+                     " must be rewritten, but its name cannot be part of an update path (empty, a '$' or a '.')");
+}
+
+// `{$type: alias, <op>: current}` under schema_version, as one element of `out`'s array.
+void append_version_clause(bson_t* array, const char* index, const char* type, const char* op, std::int32_t current) {
+  ChildWriter clause(array, index);
+  {
+    ChildWriter version(clause.get(), schema_version_field);
+    check_append(bson_append_utf8(version.get(), "$type", 5, type, -1));
+    check_append(bson_append_int32(version.get(), op, -1, current));
+    version.close();
+  }
+  clause.close();
+}
+
+// The bytes one field of `document` at `it` takes (type, key and value).
+std::size_t element_bytes(const bson_iter_t& it) { return it.next_off - it.off; }
+
+// `{<combinator>: [{schema_version: {$type: "int", <op>: current}},
+//                  {schema_version: {$type: "long", <op>: current}}]}`.
+Document version_clauses(const char* combinator, const char* op, std::int32_t current) {
+  Document filter;
+  ChildWriter clauses(filter.get_mutable(), combinator, ChildWriter::Kind::array);
+  append_version_clause(clauses.get(), "0", "int", op, current);
+  append_version_clause(clauses.get(), "1", "long", op, current);
+  clauses.close();
+  return filter;
+}
+
 
 }  // namespace
 
@@ -66,34 +100,111 @@ Document overlay_changes(const bson_t* onto, const bson_t* before, const bson_t*
   return out;
 }
 
-bool guarded_rewrite(const bson_t* stored, const bson_t* target, Document& guard, Document& update) {
+Document guard_of(const bson_t* document, std::size_t budget) {
+  Document filter;
+  bson_t* out = filter.get_mutable();
+  bool has_version = false;
+  struct Candidate {
+    std::uint32_t offset;  // of the field in `document`
+    std::size_t bytes;
+  };
+  std::vector<Candidate> fields;
+  bson_iter_t it;
+  bson_iter_init(&it, document);
+  while (bson_iter_next(&it)) {
+    const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
+    if (key == "_id") {
+      check_append(bson_append_iter(out, "_id", 3, &it));
+      continue;
+    }
+    if (key == schema_version_field) {
+      has_version = true;
+      ChildWriter equal(out, key);
+      check_append(bson_append_iter(equal.get(), "$eq", 3, &it));
+      equal.close();
+      continue;
+    }
+    // A name a filter cannot hold (another program's "a.b" or "$x") is not guarded; the
+    // update cannot name it either (changes_between refuses to change it).
+    if (key.empty() || key.front() == '$' || key.find('.') != std::string_view::npos) continue;
+    fields.push_back({it.off, element_bytes(it)});
+  }
+  if (!has_version) {
+    ChildWriter missing(out, schema_version_field);
+    check_append(bson_append_bool(missing.get(), "$exists", 7, false));
+    missing.close();
+  }
+  // Smallest first, as many as fit: `key: {$eq: value}` costs the field plus 10 bytes.
+  std::vector<std::size_t> by_size(fields.size());
+  for (std::size_t i = 0; i < by_size.size(); ++i) by_size[i] = i;
+  std::stable_sort(by_size.begin(), by_size.end(),
+                   [&](std::size_t a, std::size_t b) { return fields[a].bytes < fields[b].bytes; });
+  std::vector<char> chosen(fields.size(), 0);
+  std::size_t used = filter.size();
+  for (const std::size_t i : by_size) {
+    if (used + fields[i].bytes + 10 > budget) break;
+    used += fields[i].bytes + 10;
+    chosen[i] = 1;
+  }
+  // Appended in the document's order (the filter reads as the document does).
+  std::size_t next = 0;
+  bson_iter_init(&it, document);
+  while (bson_iter_next(&it) && next < fields.size()) {
+    if (it.off != fields[next].offset) continue;
+    if (chosen[next++] == 0) continue;
+    ChildWriter equal(out, std::string_view(bson_iter_key(&it), bson_iter_key_len(&it)));
+    check_append(bson_append_iter(equal.get(), "$eq", 3, &it));
+    equal.close();
+  }
+  return filter;
+}
+
+std::optional<GuardedRewrite> guarded_rewrite(const bson_t* stored, const bson_t* target, KeepField keep) {
   Document set;
   Document unset;
-  guard = Document();
+  Document absent;  // `key: {$exists: false}` for each field the update adds
   bson_iter_t it;
-  if (bson_iter_init_find(&it, stored, "_id")) check_append(bson_append_iter(guard.get_mutable(), "_id", 3, &it));
   bson_iter_init(&it, target);
   while (bson_iter_next(&it)) {
     const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
     if (key == "_id") continue;
     bson_iter_t old;
-    const bool had = bson_iter_init_find_w_len(&old, stored, key.data(), static_cast<int>(key.size()));
+    const bool had = has_field(stored, key, old);
     if (had && same_value(old, it)) continue;
+    check_nameable(key);
     check_append(bson_append_iter(set.get_mutable(), key.data(), static_cast<int>(key.size()), &it));
-    guard_field(guard.get_mutable(), key, had ? &old : nullptr);
+    if (!had && key != schema_version_field) {  // guard_of compares the version itself
+      ChildWriter missing(absent.get_mutable(), key);
+      check_append(bson_append_bool(missing.get(), "$exists", 7, false));
+      missing.close();
+    }
   }
   bson_iter_init(&it, stored);
   while (bson_iter_next(&it)) {
     const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
     bson_iter_t now;
-    if (key == "_id" || bson_iter_init_find_w_len(&now, target, key.data(), static_cast<int>(key.size()))) continue;
+    if (key == "_id" || has_field(target, key, now) || (keep != nullptr && keep(key))) continue;
+    check_nameable(key);
     check_append(bson_append_int32(unset.get_mutable(), key.data(), static_cast<int>(key.size()), 1));
-    guard_field(guard.get_mutable(), key, &it);
   }
-  update = Document();
-  if (!set.empty()) check_append(bson_append_document(update.get_mutable(), "$set", 4, set.get()));
-  if (!unset.empty()) check_append(bson_append_document(update.get_mutable(), "$unset", 6, unset.get()));
-  return !update.empty();
+  GuardedRewrite rewrite;
+  if (!set.empty()) check_append(bson_append_document(rewrite.update.get_mutable(), "$set", 4, set.get()));
+  if (!unset.empty()) check_append(bson_append_document(rewrite.update.get_mutable(), "$unset", 6, unset.get()));
+  if (rewrite.update.empty()) return std::nullopt;
+  // Room for the statement's own keys (q, u, multi, upsert) beside the filter and update.
+  constexpr std::size_t statement_bytes = 1024;
+  const std::size_t used = rewrite.update.size() + absent.size() + statement_bytes;
+  if (used > max_document_bytes)
+    throw EncodeError("odm: the rewrite of the document " + [&] {
+      Document id;
+      bson_iter_t found;
+      if (has_field(stored, "_id", found)) check_append(bson_append_iter(id.get_mutable(), "_id", 3, &found));
+      return id.to_json();
+    }() + " is " + std::to_string(rewrite.update.size()) + " bytes, over MongoDB's limit of " +
+                      std::to_string(max_document_bytes) + " for one update: its new version is too large");
+  rewrite.filter = guard_of(stored, max_document_bytes - used);
+  bson_concat(rewrite.filter.get_mutable(), absent.get());
+  return rewrite;
 }
 
 Document older_versions_within(const bson_t* filter, std::int32_t current) {
@@ -106,6 +217,78 @@ Document older_versions_within(const bson_t* filter, std::int32_t current) {
   newer.close();
   version.close();
   return selection;
+}
+
+// Not old: an int32 or int64 version, current or newer (what the model reads as such).
+// Everything else is selected, including what it cannot read (2.0, "2", -1), so that the
+// run reports it.
+Document old_version_filter(std::int32_t current) { return version_clauses("$nor", "$gte", current); }
+
+Document newer_version_filter(std::int32_t current) { return version_clauses("$or", "$gt", current); }
+
+namespace {
+Document and_of(const bson_t* filter, const bson_t* condition) {
+  Document both;
+  ChildWriter all(both.get_mutable(), "$and", ChildWriter::Kind::array);
+  check_append(bson_append_document(all.get(), "0", 1, filter));
+  check_append(bson_append_document(all.get(), "1", 1, condition));
+  all.close();
+  return both;
+}
+}  // namespace
+
+Document not_newer_within(const bson_t* filter, std::int32_t current) {
+  Document not_newer;
+  {
+    const Document newer = newer_version_filter(current);
+    ChildWriter none(not_newer.get_mutable(), "$nor", ChildWriter::Kind::array);
+    check_append(bson_append_document(none.get(), "0", 1, newer.get()));
+    none.close();
+  }
+  return and_of(filter, not_newer.get());
+}
+
+Document newer_within(const bson_t* filter, std::int32_t current) {
+  return and_of(filter, newer_version_filter(current).get());
+}
+
+Document with_version_on_insert(const bson_t* update, std::int32_t current) {
+  bson_iter_t op;
+  bson_iter_init(&op, update);
+  while (bson_iter_next(&op)) {
+    bson_iter_t path;
+    if (!BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &path)) continue;
+    while (bson_iter_next(&path)) {
+      const std::string_view key(bson_iter_key(&path), bson_iter_key_len(&path));
+      if (key.substr(0, key.find('.')) == schema_version_field) return Document::copy_of(update);
+    }
+  }
+  Document out;
+  bool merged = false;
+  bson_iter_init(&op, update);
+  while (bson_iter_next(&op)) {
+    const std::string_view key(bson_iter_key(&op), bson_iter_key_len(&op));
+    if (key != "$setOnInsert" || !BSON_ITER_HOLDS_DOCUMENT(&op)) {
+      check_append(bson_append_iter(out.get_mutable(), key.data(), static_cast<int>(key.size()), &op));
+      continue;
+    }
+    ChildWriter on_insert(out.get_mutable(), key);
+    bson_iter_t field;
+    bson_iter_recurse(&op, &field);
+    while (bson_iter_next(&field))
+      check_append(bson_append_iter(on_insert.get(), bson_iter_key(&field), static_cast<int>(bson_iter_key_len(&field)), &field));
+    check_append(bson_append_int32(on_insert.get(), schema_version_field.data(),
+                                   static_cast<int>(schema_version_field.size()), current));
+    on_insert.close();
+    merged = true;
+  }
+  if (!merged) {
+    ChildWriter on_insert(out.get_mutable(), "$setOnInsert");
+    check_append(bson_append_int32(on_insert.get(), schema_version_field.data(),
+                                   static_cast<int>(schema_version_field.size()), current));
+    on_insert.close();
+  }
+  return out;
 }
 
 }  // namespace odm::detail

@@ -18,18 +18,6 @@ namespace odm::detail {
 
 namespace {
 
-// `{$type: alias, <op>: current}` under schema_version, as one element of `out`'s array.
-void append_version_clause(bson_t* array, const char* index, const char* type, const char* op, std::int32_t current) {
-  ChildWriter clause(array, index);
-  {
-    ChildWriter version(clause.get(), schema_version_field);
-    check_append(bson_append_utf8(version.get(), "$type", 5, type, -1));
-    check_append(bson_append_int32(version.get(), op, -1, current));
-    version.close();
-  }
-  clause.close();
-}
-
 // MongoDB's sort order of BSON types, bracket by bracket (the manual's "Comparison/Sort
 // Order"; numbers compare with each other, as do strings and symbols). `$gt` compares only
 // within its operand's bracket; the brackets after it are selected by `$type`. A type that
@@ -66,28 +54,7 @@ std::size_t bracket_of(bson_type_t type) {
   return brackets.size() - 1;  // unknown to this table: nothing sorts after it but MaxKey
 }
 
-// The bytes one field of `document` at `it` takes (type, key and value).
-std::size_t element_bytes(const bson_iter_t& it) { return it.next_off - it.off; }
-
-// `{<combinator>: [{schema_version: {$type: "int", <op>: current}},
-//                  {schema_version: {$type: "long", <op>: current}}]}`.
-Document version_clauses(const char* combinator, const char* op, std::int32_t current) {
-  Document filter;
-  ChildWriter clauses(filter.get_mutable(), combinator, ChildWriter::Kind::array);
-  append_version_clause(clauses.get(), "0", "int", op, current);
-  append_version_clause(clauses.get(), "1", "long", op, current);
-  clauses.close();
-  return filter;
-}
-
 }  // namespace
-
-// Not old: an int32 or int64 version, current or newer (what the model reads as such).
-// Everything else is selected, including what it cannot read (2.0, "2", -1), so that the
-// run reports it.
-Document old_version_filter(std::int32_t current) { return version_clauses("$nor", "$gte", current); }
-
-Document newer_version_filter(std::int32_t current) { return version_clauses("$or", "$gt", current); }
 
 void append_after(bson_t* filter, const bson_t* last) {
   bson_iter_t id;
@@ -125,65 +92,6 @@ void append_after(bson_t* filter, const bson_t* last) {
     later.close();
   }
   any.close();
-}
-
-Document guard_of(const bson_t* document, std::size_t budget) {
-  Document filter;
-  bson_t* out = filter.get_mutable();
-  bool has_version = false;
-  struct Candidate {
-    std::uint32_t offset;  // of the field in `document`
-    std::size_t bytes;
-  };
-  std::vector<Candidate> fields;
-  bson_iter_t it;
-  bson_iter_init(&it, document);
-  while (bson_iter_next(&it)) {
-    const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
-    if (key == "_id") {
-      check_append(bson_append_iter(out, "_id", 3, &it));
-      continue;
-    }
-    if (key == schema_version_field) {
-      has_version = true;
-      ChildWriter equal(out, key);
-      check_append(bson_append_iter(equal.get(), "$eq", 3, &it));
-      equal.close();
-      continue;
-    }
-    // A name a filter cannot hold (another program's "a.b" or "$x") is not guarded; the
-    // update cannot name it either (changes_between refuses to change it).
-    if (key.empty() || key.front() == '$' || key.find('.') != std::string_view::npos) continue;
-    fields.push_back({it.off, element_bytes(it)});
-  }
-  if (!has_version) {
-    ChildWriter missing(out, schema_version_field);
-    check_append(bson_append_bool(missing.get(), "$exists", 7, false));
-    missing.close();
-  }
-  // Smallest first, as many as fit: `key: {$eq: value}` costs the field plus 10 bytes.
-  std::vector<std::size_t> by_size(fields.size());
-  for (std::size_t i = 0; i < by_size.size(); ++i) by_size[i] = i;
-  std::stable_sort(by_size.begin(), by_size.end(),
-                   [&](std::size_t a, std::size_t b) { return fields[a].bytes < fields[b].bytes; });
-  std::vector<char> chosen(fields.size(), 0);
-  std::size_t used = filter.size();
-  for (const std::size_t i : by_size) {
-    if (used + fields[i].bytes + 10 > budget) break;
-    used += fields[i].bytes + 10;
-    chosen[i] = 1;
-  }
-  // Appended in the document's order (the filter reads as the document does).
-  std::size_t next = 0;
-  bson_iter_init(&it, document);
-  while (bson_iter_next(&it) && next < fields.size()) {
-    if (it.off != fields[next].offset) continue;
-    if (chosen[next++] == 0) continue;
-    ChildWriter equal(out, std::string_view(bson_iter_key(&it), bson_iter_key_len(&it)));
-    check_append(bson_append_iter(equal.get(), "$eq", 3, &it));
-    equal.close();
-  }
-  return filter;
 }
 
 }  // namespace odm::detail

@@ -173,6 +173,86 @@ Document replacement_of(const T& replacement) {
 template <class T>
 inline constexpr UpdateKind replace_kind = keeps_unknown_fields<T> ? UpdateKind::replace : UpdateKind::one;
 
+/// Whether reading T runs upgrade steps (documents of older schema versions exist for it).
+template <class T>
+consteval bool has_pending_steps() {
+  if constexpr (has_schema_versions<T>) {
+    using Schema = std::remove_cvref_t<decltype(metadata_t<T>::schema)>;
+    return Schema::oldest < Schema::current;
+  } else {
+    return false;
+  }
+}
+
+/// A typed update as sent: renamed members written under both names (update_to_send),
+/// and for a model with schema versions, an upsert that inserts also writes the current
+/// version (`$setOnInsert`), or every read would take the new document for the oldest
+/// version and run the steps over the current shape.
+template <class T>
+Document update_as_sent(const Update<T>& typed, const Filter<T>& filter, bool upsert) {
+  Document update = update_to_send(typed, filter, upsert);
+  if constexpr (has_schema_versions<T>) {
+    if (upsert) return with_version_on_insert(update.get(), metadata_t<T>::schema.current);
+  }
+  return update;
+}
+
+/// The filter a replace of T sends: for a model with schema versions, only documents not
+/// newer than its version (a replace by an older release would write its version and
+/// defaults over the newer fields: see refuse_newer).
+template <class T>
+Document replace_filter(Document filter) {
+  if constexpr (has_schema_versions<T>)
+    return not_newer_within(filter.get(), metadata_t<T>::schema.current);
+  else
+    return filter;
+}
+
+// A typed update names the current shape's fields. A document still at an older schema
+// version would be missed by its filter, or take a write the next read's upgrade
+// overwrites (the step runs again over the old field). So the older documents the
+// update can reach (those with its `_id` condition, else all) are upgraded first, each
+// by a guarded rewrite (guarded_rewrite), retried when another writer got there first.
+// A raw filter is sent as written: it names stored fields itself.
+template <class T>
+void upgrade_reachable(CollectionCore& core, SessionState* session, const Filter<T>& filter) {
+  if constexpr (has_pending_steps<T>()) {
+    const auto& schema = metadata_t<T>::schema;
+    const auto& expr = QueryAccess::expression(filter);
+    if (expr && expr->kind == FilterNode::Kind::raw) return;
+    const Document selection = older_versions_within(filter.bson().get(), schema.current);
+    auto old = Access::make<Cursor<Document>>(core.find(session, selection, OptionsAccess::spec(FindOptions<T>())), core);
+    for (const Document& found : old) {
+      Document stored = found;
+      for (int attempt = 0;; ++attempt) {
+        try {
+          if (schema.version_of(stored.get()) >= schema.current) break;
+        } catch (const DecodeError&) {
+          break;  // a version the model cannot read: left as it is, reading it says why
+        }
+        const Document upgraded = schema.upgraded(stored.get());
+        (void)from_bson<T>(upgraded);  // must read as the model, else DecodeError and nothing is written
+        std::optional<GuardedRewrite> rewrite = guarded_rewrite(stored.get(), upgraded.get());
+        if (!rewrite) break;
+        if (core.update(session, UpdateKind::one, rewrite->filter, rewrite->update,
+                        OptionsAccess::spec(UpdateOptions<T>()))
+                .matched == 1)
+          break;
+        auto again = Access::make<Cursor<Document>>(
+            core.find(session, id_field(stored.get()), OptionsAccess::spec(FindOptions<T>())), core);
+        auto next = again.begin();
+        if (next == again.end()) break;  // deleted meanwhile
+        if (attempt == 9)
+          throw Error("odm: upgrading " + id_field(stored.get()).to_json() + " in " + core.database_name() + "." +
+                      core.name() + " to schema version " + std::to_string(schema.current) +
+                      " before a typed update: other writers changed it 10 times in a row; nothing was written "
+                      "(retry the update)");
+        stored = *next;
+      }
+    }
+  }
+}
+
 }  // namespace detail
 
 template <document_model T>
@@ -202,18 +282,20 @@ class BulkWrite {
   /// The per-write options (upsert, array_filters, hint, collation) travel with the write;
   /// a comment, time limit or write concern belongs to the whole bulk write
   /// (BulkWriteOptions): set here, it throws ConfigurationError.
+  /// A typed update of a model with schema versions first upgrades the older documents
+  /// its filter can reach, when execute() runs, as Collection::update_one does.
   BulkWrite& update_one(const Filter<T>& filter, const Update<T>& update, const UpdateOptions<T>& options = {}) {
-    return push(detail::BulkOperation::Kind::update_one, filter.bson(),
-                detail::update_to_send(update, filter, detail::OptionsAccess::spec(options).upsert), statement(options));
+    return push_update(detail::BulkOperation::Kind::update_one, filter, update, options);
   }
   BulkWrite& update_many(const Filter<T>& filter, const Update<T>& update, const UpdateOptions<T>& options = {}) {
-    return push(detail::BulkOperation::Kind::update_many, filter.bson(),
-                detail::update_to_send(update, filter, detail::OptionsAccess::spec(options).upsert), statement(options));
+    return push_update(detail::BulkOperation::Kind::update_many, filter, update, options);
   }
+  /// For a model with schema versions, a document of a newer version is not replaced (nor
+  /// counted as matched): a replace by an older release would downgrade it.
   BulkWrite& replace_one(const Filter<T>& filter, const T& replacement, const ReplaceOptions<T>& options = {}) {
     return push(detail::keeps_unknown_fields<T> ? detail::BulkOperation::Kind::replace_one
                                                 : detail::BulkOperation::Kind::update_one,
-                filter.bson(), detail::replacement_of(replacement), statement(options));
+                detail::replace_filter<T>(filter.bson()), detail::replacement_of(replacement), statement(options));
   }
   BulkWrite& delete_one(const Filter<T>& filter) { return push(detail::BulkOperation::Kind::delete_one, filter.bson()); }
   BulkWrite& delete_many(const Filter<T>& filter) {
@@ -238,6 +320,14 @@ class BulkWrite {
     return detail::statement_options(detail::OptionsAccess::spec(options), true);
   }
 
+  BulkWrite& push_update(detail::BulkOperation::Kind kind, const Filter<T>& filter, const Update<T>& update,
+                         const UpdateOptions<T>& options) {
+    if constexpr (detail::has_pending_steps<T>()) to_upgrade_.push_back(filter);
+    return push(kind, filter.bson(),
+                detail::update_as_sent(update, filter, detail::OptionsAccess::spec(options).upsert),
+                statement(options));
+  }
+
   BulkWrite& push(detail::BulkOperation::Kind kind, Document first, Document second = {}, Document options = {}) {
     operations_.push_back(detail::BulkOperation{kind, std::move(first), std::move(second), std::move(options)});
     return *this;
@@ -246,6 +336,7 @@ class BulkWrite {
   BulkWriteResult<id_type> execute_in(detail::SessionState* session) {
     if (operations_.empty()) return {};
     std::vector<detail::BulkOperation> operations = std::exchange(operations_, {});
+    for (const Filter<T>& filter : std::exchange(to_upgrade_, {})) detail::upgrade_reachable<T>(core_, session, filter);
     return detail::finish_bulk<T>(core_.bulk_write(session, std::move(operations),
                                                    detail::OptionsAccess::spec(options_), "bulk write to "),
                                   core_, "bulk write to ");
@@ -254,6 +345,7 @@ class BulkWrite {
   detail::CollectionCore core_;
   BulkWriteOptions<T> options_;
   std::vector<detail::BulkOperation> operations_;
+  std::vector<Filter<T>> to_upgrade_;  // the filters of typed updates (a model with pending steps)
 };
 
 template <document_model T>
@@ -392,42 +484,45 @@ class Collection {
   /// Replaces the first document matching `filter` with `replacement`: every field T
   /// declares is written, and the stored fields T does not declare are kept, never erased
   /// (in an odm::Extra member if T has one, else left in place: see detail::replacement_of).
+  /// For a model with schema versions, a document of a newer version is not replaced:
+  /// odm::SchemaVersionError, nothing written (an older release would write its version
+  /// and defaults over the newer fields).
   UpdateResult<id_type> replace_one(const Filter<T>& filter, const T& replacement,
                                     const ReplaceOptions<T>& options = {}) {
-    return update_in(nullptr, detail::replace_kind<T>, filter.bson(), detail::replacement_of(replacement),
-                     spec(options));
+    return replace_in(nullptr, filter, replacement, spec(options));
   }
   UpdateResult<id_type> replace_one(Session& session, const Filter<T>& filter, const T& replacement,
                                     const ReplaceOptions<T>& options = {}) {
-    return update_in(detail::Access::session_state(session), detail::replace_kind<T>, filter.bson(), detail::replacement_of(replacement),
-                     spec(options));
+    return replace_in(detail::Access::session_state(session), filter, replacement, spec(options));
   }
 
   /// Applies `update` to the first document matching `filter`, atomically.
   UpdateResult<id_type> update_one(const Filter<T>& filter, const Update<T>& update,
                                    const UpdateOptions<T>& options = {}) {
-    upgrade_reachable(nullptr, filter);
-    return update_in(nullptr, detail::UpdateKind::one, filter.bson(), detail::update_to_send(update, filter, spec(options).upsert),
-                     spec(options));
+    detail::upgrade_reachable<T>(core_, nullptr, filter);
+    return update_in(nullptr, detail::UpdateKind::one, filter.bson(),
+                     detail::update_as_sent(update, filter, spec(options).upsert), spec(options));
   }
   UpdateResult<id_type> update_one(Session& session, const Filter<T>& filter, const Update<T>& update,
                                    const UpdateOptions<T>& options = {}) {
-    upgrade_reachable(detail::Access::session_state(session), filter);
+    detail::upgrade_reachable<T>(core_, detail::Access::session_state(session), filter);
     return update_in(detail::Access::session_state(session), detail::UpdateKind::one, filter.bson(),
-                     detail::update_to_send(update, filter, spec(options).upsert), spec(options));
+                     detail::update_as_sent(update, filter, spec(options).upsert),
+                     spec(options));
   }
   /// Applies `update` to every document matching `filter`.
   UpdateResult<id_type> update_many(const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
-    upgrade_reachable(nullptr, filter);
-    return update_in(nullptr, detail::UpdateKind::many, filter.bson(), detail::update_to_send(update, filter, spec(options).upsert),
-                     spec(options));
+    detail::upgrade_reachable<T>(core_, nullptr, filter);
+    return update_in(nullptr, detail::UpdateKind::many, filter.bson(),
+                     detail::update_as_sent(update, filter, spec(options).upsert), spec(options));
   }
   UpdateResult<id_type> update_many(Session& session, const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
-    upgrade_reachable(detail::Access::session_state(session), filter);
+    detail::upgrade_reachable<T>(core_, detail::Access::session_state(session), filter);
     return update_in(detail::Access::session_state(session), detail::UpdateKind::many, filter.bson(),
-                     detail::update_to_send(update, filter, spec(options).upsert), spec(options));
+                     detail::update_as_sent(update, filter, spec(options).upsert),
+                     spec(options));
   }
 
   // ---- delete -------------------------------------------------------------------
@@ -453,25 +548,23 @@ class Collection {
   /// applied (the same for _replace and _delete).
   std::optional<T> find_one_and_update(const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
-    const Document document = detail::update_to_send(update, filter, spec(options).upsert);
-    upgrade_reachable(nullptr, filter);
+    const Document document = detail::update_as_sent(update, filter, spec(options).upsert);
+    detail::upgrade_reachable<T>(core_, nullptr, filter);
     return modify_in(nullptr, filter, &document, spec(options));
   }
   std::optional<T> find_one_and_update(Session& session, const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
-    const Document document = detail::update_to_send(update, filter, spec(options).upsert);
-    upgrade_reachable(detail::Access::session_state(session), filter);
+    const Document document = detail::update_as_sent(update, filter, spec(options).upsert);
+    detail::upgrade_reachable<T>(core_, detail::Access::session_state(session), filter);
     return modify_in(detail::Access::session_state(session), filter, &document, spec(options));
   }
   std::optional<T> find_one_and_replace(const Filter<T>& filter, const T& replacement,
                                         const FindOneAndReplaceOptions<T>& options = {}) {
-    const Document document = detail::replacement_of(replacement);
-    return modify_in(nullptr, filter, &document, spec(options));
+    return replace_and_return(nullptr, filter, replacement, spec(options));
   }
   std::optional<T> find_one_and_replace(Session& session, const Filter<T>& filter, const T& replacement,
                                         const FindOneAndReplaceOptions<T>& options = {}) {
-    const Document document = detail::replacement_of(replacement);
-    return modify_in(detail::Access::session_state(session), filter, &document, spec(options));
+    return replace_and_return(detail::Access::session_state(session), filter, replacement, spec(options));
   }
   /// Deletes the first match and returns it.
   std::optional<T> find_one_and_delete(const Filter<T>& filter, const FindOneAndDeleteOptions<T>& options = {}) {
@@ -612,51 +705,62 @@ class Collection {
     return std::move(*found);
   }
 
-  // A typed update names the current shape's fields. A document still at an older schema
-  // version would be missed by its filter, or take a write the next read's upgrade
-  // overwrites (the step runs again over the old field). So the older documents the
-  // update can reach (those with its `_id` condition, else all) are upgraded first, each
-  // by a guarded rewrite of the fields its steps change, retried when another writer got
-  // there first. A raw filter is sent as written: it names stored fields itself.
-  void upgrade_reachable(detail::SessionState* session, const Filter<T>& filter) {
-    if constexpr (has_schema_versions<T>) {
-      const auto& schema = detail::metadata_t<T>::schema;
-      using Schema = std::remove_cvref_t<decltype(schema)>;
-      if constexpr (Schema::oldest < Schema::current) {
-        const auto& expr = detail::QueryAccess::expression(filter);
-        if (expr && expr->kind == detail::FilterNode::Kind::raw) return;
-        const Document selection = detail::older_versions_within(filter.bson().get(), Schema::current);
-        auto old = detail::Access::make<Cursor<Document>>(core_.find(session, selection, spec(FindOptions<T>())), core_);
-        for (const Document& found : old) {
-          Document stored = found;
-          for (int attempt = 0;; ++attempt) {
-            try {
-              if (schema.version_of(stored.get()) >= Schema::current) break;
-            } catch (const DecodeError&) {
-              break;  // a version the model cannot read: left as it is, reading it says why
-            }
-            const Document upgraded = schema.upgraded(stored.get());
-            (void)from_bson<T>(upgraded);  // must read as the model, else DecodeError and nothing is written
-            Document guard;
-            Document rewrite;
-            if (!detail::guarded_rewrite(stored.get(), upgraded.get(), guard, rewrite)) break;
-            if (core_.update(session, detail::UpdateKind::one, guard, rewrite, spec(UpdateOptions<T>())).matched == 1)
-              break;
-            auto again = detail::Access::make<Cursor<Document>>(
-                core_.find(session, detail::id_field(stored.get()), spec(FindOptions<T>())), core_);
-            auto next = again.begin();
-            if (next == again.end()) break;  // deleted meanwhile
-            if (attempt == 9)
-              throw Error("odm: upgrading " + detail::id_field(stored.get()).to_json() + " in " +
-                                  database_name() + "." + name() + " to schema version " +
-                                  std::to_string(Schema::current) +
-                                  " before a typed update: other writers changed it 10 times in a row; nothing was "
-                                  "written (retry the update)");
-            stored = *next;
-          }
-        }
+  UpdateResult<id_type> replace_in(detail::SessionState* session, const Filter<T>& filter, const T& replacement,
+                                   const detail::UpdateSpec& options) {
+    const Document update = detail::replacement_of(replacement);
+    if constexpr (!has_schema_versions<T>) {
+      return update_in(session, detail::replace_kind<T>, filter.bson(), update, options);
+    } else {
+      const Document where = filter.bson();
+      try {
+        UpdateResult<id_type> result =
+            update_in(session, detail::replace_kind<T>, detail::replace_filter<T>(where), update, options);
+        if (result.matched == 0 && !result.upserted_id) refuse_newer(session, where, "replace_one");
+        return result;
+      } catch (const DuplicateKeyError&) {
+        refuse_newer(session, where, "replace_one");  // an upsert that passed over a newer document
+        throw;
       }
     }
+  }
+
+  std::optional<T> replace_and_return(detail::SessionState* session, const Filter<T>& filter, const T& replacement,
+                                      const detail::FindAndModifySpec& options) {
+    const Document update = detail::replacement_of(replacement);
+    if constexpr (!has_schema_versions<T>) {
+      return modify_in(session, filter, &update, options);
+    } else {
+      const Document where = filter.bson();
+      try {
+        std::optional<T> result = modify_in(session, Filter<T>::raw(detail::replace_filter<T>(where)), &update, options);
+        if (!result && !options.upsert) refuse_newer(session, where, "find_one_and_replace");
+        return result;
+      } catch (const DuplicateKeyError&) {
+        refuse_newer(session, where, "find_one_and_replace");
+        throw;
+      }
+    }
+  }
+
+  /// A replace that matched nothing because the document is newer than the model: refused.
+  void refuse_newer(detail::SessionState* session, const Document& filter, const char* operation) {
+    const auto& schema = detail::metadata_t<T>::schema;
+    FindOptions<T> one;
+    one.limit(1);
+    auto newer = detail::Access::make<Cursor<Document>>(
+        core_.find(session, detail::newer_within(filter.get(), schema.current), spec(one)), core_);
+    auto found = newer.begin();
+    if (found == newer.end()) return;
+    bson_iter_t version;
+    const std::int64_t stored = bson_iter_init_find_w_len(&version, found->get(), schema_version_field.data(),
+                                                          static_cast<int>(schema_version_field.size()))
+                                    ? bson_iter_as_int64(&version)
+                                    : 0;
+    schema.refuse(found->get(), stored,
+                  std::string(operation) + " in " + database_name() + "." + name() + ": the document is at schema version " +
+                      std::to_string(stored) + ", newer than this model's (" + std::to_string(schema.current) +
+                      "); replacing it would write this version and its defaults over the newer fields, so nothing "
+                      "was written (change it with update_one or an odm::Tracked save, which leave its version alone)");
   }
 
   UpdateResult<id_type> update_in(detail::SessionState* session, detail::UpdateKind kind, const Document& filter,

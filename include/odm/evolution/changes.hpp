@@ -33,11 +33,14 @@
 // A model with schema versions (odm/evolution/versions.hpp) whose stored document is
 // older than the model: the object was decoded through the steps, but odm::track(value)
 // cannot know it. So a save only matches a document at the model's version (or newer);
-// when it misses on an older one, the document is read again and rewritten to the current
-// version with this object's changes replayed over it (top-level fields it changed), by
-// one update guarded by the stored values of the fields it rewrites, retried if another
-// writer changed them in between. Otherwise the next read would run the step over the
-// stale old field and lose the change.
+// when it misses on an older one, the document is read again and rewritten to its upgrade
+// with this object's changes replayed over it (the top-level fields it changed), by the
+// one guarded rewrite every write to older documents uses (odm/driver/upgrade.hpp): the
+// update matches the document only as read (its _id, schema version and fields, as many
+// as fit in 16 MiB), so a writer that changed it in between makes it miss, and it is read
+// and rewritten again. odm::track(collection, id) knows the document is older and starts
+// with the rewrite. Otherwise the next read would run the step over the stale old field
+// and lose the change.
 
 #include <odm/bson/convert.hpp>
 #include <odm/bson/document.hpp>
@@ -53,6 +56,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -131,28 +135,23 @@ class Tracked {
   static_assert(has_id<T>, "odm::Tracked: the model needs an id member (stored as _id): a save finds its document by id");
   static constexpr std::size_t version_at = detail::version_index<T>();
   static constexpr bool versioned = version_at < members<T>::size;
-  static constexpr bool upgrades_on_read = [] {
-    if constexpr (has_schema_versions<T>) {
-      using Schema = std::remove_cvref_t<decltype(detail::metadata_t<T>::schema)>;
-      return Schema::oldest < Schema::current;
-    } else {
-      return false;
-    }
-  }();
+  static constexpr bool upgrades_on_read = detail::has_pending_steps<T>();
 
  public:
   /// Tracks `value` as it is now (as loaded from the database: the changes saved are the
   /// ones made after this). For a model with schema versions, a document still stored at
   /// an older version is upgraded by the first save (see the top of this file).
   explicit Tracked(T value) : value_(std::move(value)), saved_(to_bson(value_)) {}
-  /// Tracks `value`, decoded from `stored` as it is in the database. For a model with
-  /// schema versions (odm/evolution/versions.hpp) whose stored document is at an older
-  /// version, the first save then also writes the upgrade: the fields the steps changed and
-  /// the new version (a model without odm::Extra leaves the fields it does not declare
-  /// alone, as a replace does). Otherwise the same as Tracked(value).
-  Tracked(T value, const Document& stored) : value_(std::move(value)), saved_(saved_from(stored)) {
-    if constexpr (upgrades_on_read)
-      upgrade_pending_ = detail::metadata_t<T>::schema.version_of(stored.get()) < detail::metadata_t<T>::schema.current;
+  /// Tracks `value`, decoded from `stored` as it is in the database: the same as
+  /// Tracked(value), but a save of a document known to be at an older schema version goes
+  /// straight to the guarded rewrite (see the top of this file).
+  Tracked(T value, const Document& stored) : Tracked(std::move(value)) {
+    if constexpr (upgrades_on_read) {
+      if (is_older(stored)) {
+        older_ = stored;
+        known_older_ = true;
+      }
+    }
   }
 
   T& operator*() noexcept { return value_; }
@@ -173,17 +172,104 @@ class Tracked {
   /// Sends the changes as one update of the document with this object's id; returns
   /// whether anything was sent. Throws odm::NotFound (nothing written) when the document
   /// is gone, odm::UsageError when the id itself changed, and, for a model with a version
-  /// member, odm::VersionConflict (nothing written) when another save came first; a
-  /// successful save increments the version, in the document and in this object.
+  /// member, odm::VersionConflict (nothing written) when another save came first or the
+  /// version is at its maximum; a successful save increments the version, in the document
+  /// and in this object.
   bool save(Collection<T>& collection) { return save_in(nullptr, collection); }
   bool save(Session& session, Collection<T>& collection) { return save_in(&session, collection); }
 
  private:
   bool save_in(Session* session, Collection<T>& collection) {
-    Document current = to_bson(value_);
+    const Document current = to_bson(value_);
     // A renamed member in its expand phase is set whole under both names (previous_names.hpp).
     Document update = detail::tracked_update_for_model<T>(changes_between(saved_, current), current);
     if (update.empty()) return false;
+    const Document by_id = id_filter_of(current, collection);
+    const std::int64_t loaded_version = checked_version(by_id, collection);
+    // The document as read, while it is at an older schema version: then the save is the
+    // guarded rewrite of it into its upgrade with this object's changes replayed over it.
+    // (A flag and a Document rather than std::optional<Document>: g++ 12 -O2 warns
+    // maybe-uninitialized on the optional's move.)
+    Document stored = std::move(older_);
+    bool older = std::exchange(known_older_, false);
+    for (int attempt = 0;; ++attempt) {
+      std::optional<detail::GuardedRewrite> write;
+      if (older) {
+        write = detail::guarded_rewrite(stored.get(), target_over(stored, current, loaded_version).get(),
+                                        detail::keeps_unknown_fields<T> ? nullptr : &undeclared);
+      } else {
+        write.emplace();
+        write->filter = current_version_filter(by_id, loaded_version);
+        write->update = update;
+        if constexpr (versioned) append_increment(write->update);
+      }
+      if (!write) break;  // the stored document already is what this save writes
+      auto where = Filter<T>::raw(std::move(write->filter));
+      auto how = Update<T>::raw(std::move(write->update));
+      const auto result = session ? collection.update_one(*session, where, how) : collection.update_one(where, how);
+      if (result.matched == 1) break;
+      // Missed: read the document again and say why, or try again from what it is now.
+      auto again = Filter<T>::raw(by_id);
+      std::optional<Document> now = session ? collection.template find_one<Document>(*session, again)
+                                            : collection.template find_one<Document>(again);
+      if (!now)
+        throw NotFound("odm::Tracked::save: no " + which(by_id, collection) +
+                       " (deleted since it was loaded); nothing was written");
+      if constexpr (versioned) check_stored_version(*now, loaded_version, by_id, collection);
+      if (attempt == 9)
+        throw Error("odm::Tracked::save: the " + which(by_id, collection) +
+                    " changed under this save 10 times in a row; nothing was written (reload and retry)");
+      older = is_older(*now);
+      stored = std::move(*now);
+    }
+    if constexpr (versioned) ++member<T, version_at>::of(value_);
+    saved_ = to_bson(value_);
+    return true;
+  }
+
+  /// Whether a stored document is at an older schema version than the model writes.
+  static bool is_older(const Document& stored) {
+    if constexpr (upgrades_on_read)
+      return detail::metadata_t<T>::schema.version_of(stored.get()) < detail::metadata_t<T>::schema.current;
+    else
+      return false;
+  }
+
+  /// What the save writes over a document stored at an older version: its upgrade (as the
+  /// model reads it) with the fields this object changed since it was loaded, and the
+  /// incremented version member.
+  Document target_over(const Document& stored, const Document& current, std::int64_t loaded_version) const {
+    Document target = detail::overlay_changes(to_bson(from_bson<T>(stored)).get(), saved_.get(), current.get());
+    if constexpr (versioned) {
+      T bumped = from_bson<T>(target);
+      member<T, version_at>::of(bumped) = loaded_version + 1;
+      target = to_bson(bumped);
+    }
+    return target;
+  }
+
+  /// A stored field the model does not declare: a model without odm::Extra leaves it alone.
+  static bool undeclared(std::string_view key) {
+    return key != schema_version_field &&
+           std::find(stored_names<T>.begin(), stored_names<T>.end(), key) == stored_names<T>.end();
+  }
+
+  /// `{_id: ..., version: loaded, schema_version: {$gte: current}}`: the document as this
+  /// object was loaded, at the current schema version or a newer one (which this model
+  /// reads as it is).
+  static Document current_version_filter(const Document& by_id, [[maybe_unused]] std::int64_t loaded_version) {
+    Document where = by_id;
+    if constexpr (versioned) append_version_guard(where, loaded_version);
+    if constexpr (upgrades_on_read) {
+      detail::ChildWriter version(where.get_mutable(), schema_version_field);
+      detail::check_append(bson_append_int32(version.get(), "$gte", 4, detail::metadata_t<T>::schema.current));
+      version.close();
+    }
+    return where;
+  }
+
+  /// `{_id: ...}` of the object, which must be the one it was loaded with.
+  Document id_filter_of(const Document& current, const Collection<T>&) const {
     bson_iter_t old_id;
     bson_iter_t new_id;
     if (!bson_iter_init_find(&old_id, saved_.get(), "_id") || !bson_iter_init_find(&new_id, current.get(), "_id"))
@@ -195,97 +281,64 @@ class Tracked {
     if (!(filter == new_filter))
       throw UsageError("odm::Tracked::save: the id changed from " + filter.to_json() + " to " + new_filter.to_json() +
                        "; MongoDB never changes a stored _id (insert a new document instead)");
-    [[maybe_unused]] std::int64_t loaded_version = 0;
+    return filter;
+  }
+
+  /// The version member as loaded (0 without one): unchanged by the program, and not at
+  /// its maximum, which no save can increment.
+  std::int64_t checked_version([[maybe_unused]] const Document& by_id,
+                               [[maybe_unused]] const Collection<T>& collection) const {
     if constexpr (versioned) {
       using Version = member<T, version_at>;
       bson_iter_t stored;
       if (!bson_iter_init_find_w_len(&stored, saved_.get(), Version::stored_name.data(),
                                      static_cast<int>(Version::stored_name.size())))
         throw UsageError("odm::Tracked::save: the version member is missing");
-      loaded_version = bson_iter_as_int64(&stored);
-      if (Version::of(value_) != loaded_version)
-        throw UsageError("odm::Tracked::save: the version member changed from " + std::to_string(loaded_version) +
-                         " to " + std::to_string(Version::of(value_)) + "; saves increment it themselves");
-      const char* name = Version::stored_name.data();
-      const int length = static_cast<int>(Version::stored_name.size());
-      detail::ChildWriter inc(update.get_mutable(), "$inc");
-      detail::check_append(bson_append_int64(inc.get(), name, length, 1));
-      inc.close();
+      const std::int64_t loaded = bson_iter_as_int64(&stored);
+      if (Version::of(value_) != loaded)
+        throw UsageError("odm::Tracked::save: the version member changed from " + std::to_string(loaded) + " to " +
+                         std::to_string(Version::of(value_)) + "; saves increment it themselves");
+      if (loaded == std::numeric_limits<std::int64_t>::max())
+        throw VersionConflict("odm::Tracked::save: the " + which(by_id, collection) + " is at version " +
+                                  std::to_string(loaded) +
+                                  ", the largest a std::int64_t holds: no save can increment it (MongoDB's $inc "
+                                  "refuses to overflow); nothing was written",
+                              loaded, loaded);
+      return loaded;
+    } else {
+      return 0;
     }
-    const std::string which = "the document with _id " + filter.to_json() + " in " + collection.database_name() + "." +
-                              collection.name();
-    // The document as stored now, when a save found it at an older schema version: the
-    // object was decoded from it through the steps (odm::track(value) cannot know that),
-    // so the save rewrites it to the current version with this object's changes replayed
-    // over it, guarded by what it rewrites.
-    // (A flag and a Document rather than std::optional<Document>: g++ 12 -O2 warns
-    // maybe-uninitialized on the optional's move.)
-    Document older;
-    bool rewriting_older = false;
-    for (int attempt = 0;; ++attempt) {
-      Document where_bson;
-      Document what;
-      if (rewriting_older) {
-        Document target = detail::overlay_changes(to_bson(from_bson<T>(older)).get(), saved_.get(), current.get());
-        if constexpr (versioned) {
-          T bumped = from_bson<T>(target);
-          member<T, version_at>::of(bumped) = loaded_version + 1;
-          target = to_bson(bumped);
-        }
-        if (!detail::guarded_rewrite(saved_from(older).get(), target.get(), where_bson, what)) break;
-      } else {
-        where_bson = filter;
-        if constexpr (versioned) append_version_guard(where_bson, loaded_version);
-        if constexpr (upgrades_on_read) {
-          // Only a document at the current version (or a newer one, which this model
-          // reads as it is) takes the change as it is.
-          if (!upgrade_pending_) {
-            detail::ChildWriter version(where_bson.get_mutable(), schema_version_field);
-            detail::check_append(bson_append_int32(version.get(), "$gte", 4, detail::metadata_t<T>::schema.current));
-            version.close();
-          }
-        }
-        what = update;
-      }
-      auto where = Filter<T>::raw(std::move(where_bson));
-      auto how = Update<T>::raw(std::move(what));
-      const auto result = session ? collection.update_one(*session, where, how) : collection.update_one(where, how);
-      if (result.matched == 1) break;
-      auto by_id = Filter<T>::raw(filter);
-      std::optional<Document> now =
-          session ? collection.template find_one<Document>(*session, by_id) : collection.template find_one<Document>(by_id);
-      if (!now)
-        throw NotFound("odm::Tracked::save: no " + which.substr(4) + " (deleted since it was loaded); nothing was written");
-      if constexpr (versioned) {
-        // A document without the field is at version 0.
-        bson_iter_t stored;
-        const std::string_view name = member<T, version_at>::stored_name;
-        const std::int64_t stored_version =
-            bson_iter_init_find_w_len(&stored, now->get(), name.data(), static_cast<int>(name.size()))
-                ? bson_iter_as_int64(&stored)
-                : 0;
-        if (stored_version != loaded_version)
-          throw VersionConflict("odm::Tracked::save: " + which + " is at version " + std::to_string(stored_version) +
-                                    ", but this object was loaded at version " + std::to_string(loaded_version) +
-                                    ": another writer saved it first; nothing was written (reload and retry)",
-                                loaded_version, stored_version);
-      }
-      rewriting_older = false;
-      if constexpr (upgrades_on_read) {
-        if (detail::metadata_t<T>::schema.version_of(now->get()) < detail::metadata_t<T>::schema.current) {
-          older = std::move(*now);
-          rewriting_older = true;
-        }
-      }
-      upgrade_pending_ = false;
-      if (attempt == 9)
-        throw Error("odm::Tracked::save: " + which + " changed under this save 10 times in a row; nothing was written "
-                    "(reload and retry)");
-    }
-    if constexpr (versioned) ++member<T, version_at>::of(value_);
-    saved_ = to_bson(value_);
-    upgrade_pending_ = false;
-    return true;
+  }
+
+  /// Throws VersionConflict when the document read again is not at the loaded version.
+  static void check_stored_version(const Document& now, std::int64_t loaded_version, const Document& by_id,
+                                   const Collection<T>& collection) {
+    // A document without the field is at version 0.
+    bson_iter_t stored;
+    const std::string_view name = member<T, version_at>::stored_name;
+    const std::int64_t stored_version =
+        bson_iter_init_find_w_len(&stored, now.get(), name.data(), static_cast<int>(name.size()))
+            ? bson_iter_as_int64(&stored)
+            : 0;
+    if (stored_version != loaded_version)
+      throw VersionConflict("odm::Tracked::save: the " + which(by_id, collection) + " is at version " +
+                                std::to_string(stored_version) + ", but this object was loaded at version " +
+                                std::to_string(loaded_version) +
+                                ": another writer saved it first; nothing was written (reload and retry)",
+                            loaded_version, stored_version);
+  }
+
+  static std::string which(const Document& by_id, const Collection<T>& collection) {
+    return "document with _id " + by_id.to_json() + " in " + collection.database_name() + "." + collection.name();
+  }
+
+  /// `$inc` of the version member by 1.
+  static void append_increment(Document& update) {
+    using Version = member<T, version_at>;
+    detail::ChildWriter inc(update.get_mutable(), "$inc");
+    detail::check_append(bson_append_int64(inc.get(), Version::stored_name.data(),
+                                           static_cast<int>(Version::stored_name.size()), 1));
+    inc.close();
   }
 
   /// `{..., version: loaded}` (`{$in: [0, null]}` for 0: a document written before the
@@ -305,33 +358,12 @@ class Tracked {
     }
   }
 
-  Document saved_from(const Document& stored) const {
-    if constexpr (has_schema_versions<T>) {
-      if (detail::metadata_t<T>::schema.version_of(stored.get()) < detail::metadata_t<T>::schema.current) {
-        if constexpr (detail::keeps_unknown_fields<T>) {
-          return stored;
-        } else {
-          Document declared;  // what the model can see of the stored document
-          bson_iter_t it;
-          bson_iter_init(&it, stored.get());
-          while (bson_iter_next(&it)) {
-            const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
-            if (key == schema_version_field ||
-                std::find(stored_names<T>.begin(), stored_names<T>.end(), key) != stored_names<T>.end())
-              detail::check_append(bson_append_iter(declared.get_mutable(), key.data(), static_cast<int>(key.size()), &it));
-          }
-          return declared;
-        }
-      }
-    }
-    return to_bson(value_);
-  }
-
   T value_;
   Document saved_;
-  /// saved_ is the stored document at an older version (Tracked(value, stored)): the
-  /// first save sends the upgrade with the change, unguarded by the version.
-  bool upgrade_pending_ = false;
+  /// The stored document, when Tracked(value, stored) found it at an older schema version
+  /// (used by the first save only).
+  Document older_;
+  bool known_older_ = false;
 };
 
 /// Tracks a loaded object: odm::track(orders.get_by_id(id)).

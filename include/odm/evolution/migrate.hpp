@@ -21,18 +21,15 @@
 //   the rest of last's bracket and every later bracket, which is exactly what follows
 //   `last` in the sort. Ids of mixed types (1, "a", ObjectId, {k: 1}) are all visited.
 // - Each document is upgraded by the model's steps, checked to decode as the model, and
-//   written with one update of the fields that changed (`$set`/`$unset`, and the new
-//   version), guarded by the values it was read with: the filter matches the `_id`, the
-//   stored version and the top-level fields as read, smallest first, as many as fit next to
-//   the update within MongoDB's 16 MiB limit (so any document that itself fits can be
-//   migrated, even one whose step rewrites a 15 MB field). A field too large to fit in the
-//   guard is not compared: a concurrent change by another program to that field alone, in
-//   the moment between the read and the write, is not detected. A model with an
-//   `odm::version` member has it guarded always (it is small), so every odm save is.
-//   A writer that changed the document in between makes the guard miss; the migration
-//   reads it again and retries (`max_retries`), so a concurrent change is never
-//   overwritten; a field added in between is kept (the update does not name it). A
-//   document a writer upgraded in between (a save by the new model) is left alone.
+//   written by the guarded rewrite every write to an older document uses
+//   (odm/driver/upgrade.hpp): `$set`/`$unset` of the top-level fields that changed (and the
+//   new version), matching the `_id`, the stored version and the top-level fields as read,
+//   smallest first, as many as fit next to the update within MongoDB's 16 MiB (so any
+//   document that itself fits can be migrated, even one whose step rewrites a 15 MB field;
+//   a field too large to be compared is not). A writer that changed the document in
+//   between makes the guard miss; the migration reads it again and retries
+//   (`max_retries`), so a concurrent change is never overwritten; a field added in between
+//   is kept. A document a writer upgraded in between (a save by the new model) is left alone.
 // - Resumable: after each batch the last `_id` done is saved in the `odm_migrations`
 //   collection (`checkpoints(name)` to change it), keyed by collection and version; a run
 //   that was interrupted (a crash, an exception) starts after it, and when it reaches the
@@ -114,16 +111,6 @@ namespace detail {
 struct MigrationCheckpoint {
   std::string id;
 };
-/// MongoDB's limit on a document, which bounds one update statement's filter plus update.
-inline constexpr std::size_t max_document_bytes = 16 * 1024 * 1024;
-/// `{_id: <id>, schema_version: <as stored, or {$exists: false}>, field: {$eq: value}, ...}`
-/// for the fields of `document` that can be named in a filter, smallest first, as many as
-/// keep the guard within `budget` bytes (the _id and the version always).
-Document guard_of(const bson_t* document, std::size_t budget);
-/// Documents not at an int32/int64 version `current` or newer.
-Document old_version_filter(std::int32_t current);
-/// Documents at a newer int32/int64 version than `current`.
-Document newer_version_filter(std::int32_t current);
 /// The documents after `last` (`{_id: value}`) in MongoDB's `_id` sort order, across type
 /// brackets, appended to `filter` as a `$or`.
 void append_after(bson_t* filter, const bson_t* last);
@@ -263,15 +250,13 @@ class Migration {
         ++report.migrated;
         return;
       }
-      Document update = changes_between(stored, upgraded);
-      const std::size_t update_bytes = update.size();
-      if (update_bytes > detail::max_document_bytes)
-        throw EncodeError("odm::Migration: the update of the document " + detail::id_json_of(stored.get()) +
-                          " is " + std::to_string(update_bytes) + " bytes, over MongoDB's limit of " +
-                          std::to_string(detail::max_document_bytes) + ": its upgraded document is too large");
+      std::optional<detail::GuardedRewrite> rewrite = detail::guarded_rewrite(stored.get(), upgraded.get());
+      if (!rewrite) {  // nothing differs (not reached: the stored version always does)
+        ++report.already_current;
+        return;
+      }
       const auto result =
-          collection_.update_one(Filter<T>::raw(detail::guard_of(stored.get(), detail::max_document_bytes - update_bytes)),
-                                 Update<T>::raw(std::move(update)));
+          collection_.update_one(Filter<T>::raw(std::move(rewrite->filter)), Update<T>::raw(std::move(rewrite->update)));
       if (result.matched == 1) {
         ++report.migrated;
         return;

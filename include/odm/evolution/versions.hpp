@@ -253,6 +253,12 @@ struct SchemaVersions {
                                            static_cast<int>(schema_version_field.size()), Current));
   }
 
+  /// Throws odm::SchemaVersionError for `document`, stored at `version`, for `reason`
+  /// (a write refused because of the document's version).
+  [[noreturn]] static void refuse(const bson_t* document, std::int64_t version, const std::string& reason) {
+    fail(document, version, reason);
+  }
+
  private:
   [[noreturn]] static void fail(const bson_t* document, std::int64_t version, const std::string& reason) {
     const std::string id = detail::id_json_of(document);

@@ -1,0 +1,107 @@
+// The one guarded rewrite of a stored document (odm/driver/upgrade.hpp), without a server:
+// what it sets and unsets, what its filter compares, and that filter and update together
+// stay within MongoDB's 16 MiB.
+
+#include <odm/driver/upgrade.hpp>
+
+#include <odm/bson/document.hpp>
+#include <odm/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+namespace guarded_rewrite_test {
+namespace {
+
+odm::Document json(std::string_view text) { return odm::Document::from_json(text); }
+std::string canonical(std::string_view text) { return json(text).to_canonical_json(); }
+
+TEST(GuardedRewrite, SetsUnsetsAndMatchesTheDocumentOnlyAsRead) {
+  const odm::Document stored = json(R"({"_id": 1, "customer": "ann", "total_cents": 1200, "audit": "x"})");
+  const odm::Document target =
+      json(R"({"_id": 1, "customer": "ann", "total": 12, "audit": "x", "schema_version": 2})");
+  const auto rewrite = odm::detail::guarded_rewrite(stored.get(), target.get());
+  ASSERT_TRUE(rewrite.has_value());
+  EXPECT_EQ(rewrite->update.to_canonical_json(),
+            canonical(R"({"$set": {"total": 12, "schema_version": 2}, "$unset": {"total_cents": 1}})"));
+  // The _id, the version as stored (none), every stored field (the step may have read any),
+  // and the absence of each field the update adds.
+  EXPECT_EQ(rewrite->filter.to_canonical_json(),
+            canonical(R"({"_id": 1, "schema_version": {"$exists": false}, "customer": {"$eq": "ann"},
+                          "total_cents": {"$eq": 1200}, "audit": {"$eq": "x"},
+                          "total": {"$exists": false}})"));
+}
+
+TEST(GuardedRewrite, AFieldTheCallerKeepsIsNotUnsetButStillGuarded) {
+  const odm::Document stored = json(R"({"_id": 1, "name": "a", "theirs": 5})");
+  const odm::Document target = json(R"({"_id": 1, "name": "b"})");
+  const auto rewrite = odm::detail::guarded_rewrite(stored.get(), target.get(),
+                                                    [](std::string_view key) { return key == "theirs"; });
+  ASSERT_TRUE(rewrite.has_value());
+  EXPECT_EQ(rewrite->update.to_canonical_json(), canonical(R"({"$set": {"name": "b"}})"));
+  EXPECT_NE(rewrite->filter.to_canonical_json().find("theirs"), std::string::npos);
+}
+
+TEST(GuardedRewrite, NothingToWriteIsNullopt) {
+  const odm::Document stored = json(R"({"_id": 1, "name": "a", "schema_version": 2})");
+  EXPECT_FALSE(odm::detail::guarded_rewrite(stored.get(), stored.get()).has_value());
+}
+
+// A 9 MB field the step rewrites: its $set is 9 MB, so comparing its stored 9 MB too would
+// be over 16 MiB. The guard leaves it out and keeps the small fields and the version.
+TEST(GuardedRewrite, ALargeRewrittenFieldIsLeftOutOfTheGuardSoTheStatementFits) {
+  const std::string big(9 * 1024 * 1024, 'b');
+  odm::Document stored;
+  bson_append_int32(stored.get_mutable(), "_id", 3, 1);
+  bson_append_utf8(stored.get_mutable(), "blob", -1, big.data(), static_cast<int>(big.size()));
+  bson_append_int64(stored.get_mutable(), "n", -1, 7);
+  bson_append_int32(stored.get_mutable(), "schema_version", -1, 1);
+  const std::string bigger = big + "!";
+  odm::Document target;
+  bson_append_int32(target.get_mutable(), "_id", 3, 1);
+  bson_append_utf8(target.get_mutable(), "blob", -1, bigger.data(), static_cast<int>(bigger.size()));
+  bson_append_int64(target.get_mutable(), "n", -1, 7);
+  bson_append_int32(target.get_mutable(), "schema_version", -1, 2);
+  const auto rewrite = odm::detail::guarded_rewrite(stored.get(), target.get());
+  ASSERT_TRUE(rewrite.has_value());
+  EXPECT_LT(rewrite->filter.size() + rewrite->update.size(), odm::detail::max_document_bytes);
+  EXPECT_EQ(rewrite->filter.to_canonical_json(),
+            canonical(R"({"_id": 1, "schema_version": {"$eq": 1}, "n": {"$eq": {"$numberLong": "7"}}})"));
+  // An unchanged 9 MB field beside a small update is compared: it fits.
+  odm::Document small_change = odm::Document::copy_of(stored.get());
+  bson_append_utf8(small_change.get_mutable(), "note", -1, "new", -1);
+  const auto compared = odm::detail::guarded_rewrite(stored.get(), small_change.get());
+  ASSERT_TRUE(compared.has_value());
+  EXPECT_GT(compared->filter.size(), big.size());
+}
+
+TEST(GuardedRewrite, AnUpdateOverTheLimitIsAnEncodeError) {
+  const std::string huge(odm::detail::max_document_bytes, 'h');
+  odm::Document stored = json(R"({"_id": 1})");
+  odm::Document target;
+  bson_append_int32(target.get_mutable(), "_id", 3, 1);
+  bson_append_utf8(target.get_mutable(), "blob", -1, huge.data(), static_cast<int>(huge.size()));
+  EXPECT_THROW((void)odm::detail::guarded_rewrite(stored.get(), target.get()), odm::EncodeError);
+}
+
+TEST(GuardedRewrite, AFieldNoUpdateCanNameIsAUsageError) {
+  const odm::Document stored = json(R"({"_id": 1, "a.b": 1})");
+  const odm::Document target = json(R"({"_id": 1})");
+  EXPECT_THROW((void)odm::detail::guarded_rewrite(stored.get(), target.get()), odm::UsageError);
+}
+
+TEST(VersionOnInsert, IsAddedOrMergedAndNeverOverridesTheUpdate) {
+  EXPECT_EQ(odm::detail::with_version_on_insert(json(R"({"$inc": {"n": 1}})").get(), 3).to_canonical_json(),
+            canonical(R"({"$inc": {"n": 1}, "$setOnInsert": {"schema_version": 3}})"));
+  EXPECT_EQ(odm::detail::with_version_on_insert(json(R"({"$setOnInsert": {"a": 1}, "$set": {"b": 2}})").get(), 3)
+                .to_canonical_json(),
+            canonical(R"({"$setOnInsert": {"a": 1, "schema_version": 3}, "$set": {"b": 2}})"));
+  // An update that names the version itself is sent as written.
+  const std::string own = canonical(R"({"$set": {"schema_version": 1}})");
+  EXPECT_EQ(odm::detail::with_version_on_insert(json(own).get(), 3).to_canonical_json(), own);
+}
+
+}  // namespace
+}  // namespace guarded_rewrite_test
