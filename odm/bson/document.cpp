@@ -8,6 +8,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
@@ -208,7 +209,55 @@ void copy_renumbered(const bson_t* doc, bson_t* out, bool array) {
   }
 }
 
+// Up to 8 empty documents per thread, for the next Document (detail::new_document). Only
+// documents that never outgrew their inline bytes are kept, so that they hold nothing
+// else; a thread's are freed when it ends (`closed` then sends the later ones, such as a
+// static Document's, straight to bson_destroy).
+struct SpareDocuments {
+  static constexpr int capacity = 8;
+  bson_t* documents[capacity];
+  int count;
+  bool closed;
+};
+thread_local SpareDocuments spare{};  // trivially destructible: usable until the thread ends
+
+struct SpareDocumentsDrain {
+  SpareDocumentsDrain() noexcept {}  // NOLINT(modernize-use-equals-default): non-trivial, so it is registered
+  SpareDocumentsDrain(const SpareDocumentsDrain&) = delete;
+  SpareDocumentsDrain& operator=(const SpareDocumentsDrain&) = delete;
+  ~SpareDocumentsDrain() {
+    spare.closed = true;
+    while (spare.count > 0) bson_destroy(spare.documents[--spare.count]);
+  }
+};
+thread_local SpareDocumentsDrain drain;
+
+/// Whether a Document's bson_t (always one from the heap) still holds its bytes inside
+/// itself, and so owns nothing else. libbson 1.x (bson-private.h) marks such a document
+/// with the flag BSON_FLAG_INLINE, 1, alone, and keeps its bytes after `flags` and `len`;
+/// both are checked, so that a document of any other form is simply destroyed.
+bool in_inline_bytes(const bson_t* document) noexcept {
+  constexpr std::uint32_t flag_inline = 1;
+  return document->flags == flag_inline &&
+         bson_get_data(document) == reinterpret_cast<const std::uint8_t*>(document) + 2 * sizeof(std::uint32_t);
+}
+
 }  // namespace
+
+bson_t* detail::new_document() {
+  if (spare.count > 0) return spare.documents[--spare.count];
+  return bson_new();
+}
+
+void detail::delete_document(bson_t* document) noexcept {
+  if (in_inline_bytes(document) && !spare.closed && spare.count < SpareDocuments::capacity) {
+    static_cast<void>(&drain);  // registers the drain of this thread's spares at its end
+    bson_reinit(document);
+    spare.documents[spare.count++] = document;
+    return;
+  }
+  bson_destroy(document);
+}
 
 void detail::view_checked_bytes(std::span<const std::uint8_t> bytes, bson_t& view) {
   if (bytes.size() < 5 || bytes.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
