@@ -209,10 +209,10 @@ void copy_renumbered(const bson_t* doc, bson_t* out, bool array) {
   }
 }
 
-// Up to 8 empty documents per thread, for the next Document (detail::new_document). Only
-// documents that never outgrew their inline bytes are kept, so that they hold nothing
-// else; a thread's are freed when it ends (`closed` then sends the later ones, such as a
-// static Document's, straight to bson_destroy).
+// Up to 8 empty documents per thread, for the next Document (detail::new_document): only
+// small ones, so that what they keep is bounded (a bson_t with its inline bytes, or with
+// a heap buffer of at most 1 KiB). A thread's are freed when it ends (`closed` then sends
+// later ones, such as a static Document's, straight to bson_destroy).
 struct SpareDocuments {
   static constexpr int capacity = 8;
   bson_t* documents[capacity];
@@ -232,14 +232,18 @@ struct SpareDocumentsDrain {
 };
 thread_local SpareDocumentsDrain drain;
 
-/// Whether a Document's bson_t (always one from the heap) still holds its bytes inside
-/// itself, and so owns nothing else. libbson 1.x (bson-private.h) marks such a document
-/// with the flag BSON_FLAG_INLINE, 1, alone, and keeps its bytes after `flags` and `len`;
-/// both are checked, so that a document of any other form is simply destroyed.
-bool in_inline_bytes(const bson_t* document) noexcept {
+/// Whether a Document's bson_t (always one from the heap) can be emptied with bson_reinit
+/// and used again: it owns nothing but its bytes, which are few. libbson 1.x
+/// (bson-private.h) marks a heap document in its inline bytes with the flag
+/// BSON_FLAG_INLINE (1) alone, and one that moved to a heap buffer of its own with no flag;
+/// its buffer is less than twice the largest it has been (libbson grows by powers of two,
+/// and only what is kept here is reinitialized). Any other form is simply destroyed.
+bool reusable(const bson_t* document) noexcept {
   constexpr std::uint32_t flag_inline = 1;
-  return document->flags == flag_inline &&
-         bson_get_data(document) == reinterpret_cast<const std::uint8_t*>(document) + 2 * sizeof(std::uint32_t);
+  constexpr std::uint32_t most_kept = 512;
+  const auto* inline_bytes = reinterpret_cast<const std::uint8_t*>(document) + 2 * sizeof(std::uint32_t);
+  if (document->flags == flag_inline) return bson_get_data(document) == inline_bytes;
+  return document->flags == 0 && document->len <= most_kept && bson_get_data(document) != inline_bytes;
 }
 
 }  // namespace
@@ -250,7 +254,7 @@ bson_t* detail::new_document() {
 }
 
 void detail::delete_document(bson_t* document) noexcept {
-  if (in_inline_bytes(document) && !spare.closed && spare.count < SpareDocuments::capacity) {
+  if (reusable(document) && !spare.closed && spare.count < SpareDocuments::capacity) {
     static_cast<void>(&drain);  // registers the drain of this thread's spares at its end
     bson_reinit(document);
     spare.documents[spare.count++] = document;
