@@ -8,7 +8,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
@@ -209,59 +208,7 @@ void copy_renumbered(const bson_t* doc, bson_t* out, bool array) {
   }
 }
 
-// Up to 8 empty documents per thread, for the next Document (detail::new_document): only
-// small ones, so that what they keep is bounded (a bson_t with its inline bytes, or with
-// a heap buffer of at most 1 KiB). A thread's are freed when it ends (`closed` then sends
-// later ones, such as a static Document's, straight to bson_destroy).
-struct SpareDocuments {
-  static constexpr int capacity = 8;
-  bson_t* documents[capacity];
-  int count;
-  bool closed;
-};
-thread_local SpareDocuments spare{};  // trivially destructible: usable until the thread ends
-
-struct SpareDocumentsDrain {
-  SpareDocumentsDrain() noexcept {}  // NOLINT(modernize-use-equals-default): non-trivial, so it is registered
-  SpareDocumentsDrain(const SpareDocumentsDrain&) = delete;
-  SpareDocumentsDrain& operator=(const SpareDocumentsDrain&) = delete;
-  ~SpareDocumentsDrain() {
-    spare.closed = true;
-    while (spare.count > 0) bson_destroy(spare.documents[--spare.count]);
-  }
-};
-thread_local SpareDocumentsDrain drain;
-
-/// Whether a Document's bson_t (always one from the heap) can be emptied with bson_reinit
-/// and used again: it owns nothing but its bytes, which are few. libbson 1.x
-/// (bson-private.h) marks a heap document in its inline bytes with the flag
-/// BSON_FLAG_INLINE (1) alone, and one that moved to a heap buffer of its own with no flag;
-/// its buffer is less than twice the largest it has been (libbson grows by powers of two,
-/// and only what is kept here is reinitialized). Any other form is simply destroyed.
-bool reusable(const bson_t* document) noexcept {
-  constexpr std::uint32_t flag_inline = 1;
-  constexpr std::uint32_t most_kept = 512;
-  const auto* inline_bytes = reinterpret_cast<const std::uint8_t*>(document) + 2 * sizeof(std::uint32_t);
-  if (document->flags == flag_inline) return bson_get_data(document) == inline_bytes;
-  return document->flags == 0 && document->len <= most_kept && bson_get_data(document) != inline_bytes;
-}
-
 }  // namespace
-
-bson_t* detail::new_document() {
-  if (spare.count > 0) return spare.documents[--spare.count];
-  return bson_new();
-}
-
-void detail::delete_document(bson_t* document) noexcept {
-  if (reusable(document) && !spare.closed && spare.count < SpareDocuments::capacity) {
-    static_cast<void>(&drain);  // registers the drain of this thread's spares at its end
-    bson_reinit(document);
-    spare.documents[spare.count++] = document;
-    return;
-  }
-  bson_destroy(document);
-}
 
 void detail::view_checked_bytes(std::span<const std::uint8_t> bytes, bson_t& view) {
   if (bytes.size() < 5 || bytes.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))

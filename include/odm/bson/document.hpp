@@ -12,15 +12,6 @@
 
 namespace odm {
 
-namespace detail {
-/// An empty heap `bson_t` (a small one a Document gave back on this thread, when there
-/// is one: libbson's bson_new() costs about 700 instructions, most of them its 128-byte
-/// aligned allocation, and a filter, update or option document is made per operation).
-bson_t* new_document();
-/// bson_destroy(), or kept for new_document() when it never left its inline bytes.
-void delete_document(bson_t* document) noexcept;
-}  // namespace detail
-
 /// An owning, immutable-by-default BSON document. It always holds a valid document
 /// (an empty one when default-constructed or moved from), frees it exactly once, and
 /// copies deeply.
@@ -46,14 +37,14 @@ class Document {
     return *this;
   }
   ~Document() {
-    if (!is_sentinel()) detail::delete_document(doc_);
+    if (!is_sentinel()) bson_destroy(doc_);
   }
 
   /// The document, for libbson and libmongoc calls. Still owned by this object.
   const bson_t* get() const noexcept { return doc_; }
   /// Mutable access for code that appends to the document (the encoder).
   bson_t* get_mutable() {
-    if (is_sentinel()) doc_ = detail::new_document();
+    if (is_sentinel()) doc_ = bson_new();
     return doc_;
   }
   /// Hands the document over; the caller must bson_destroy() it. This object becomes `{}`.
