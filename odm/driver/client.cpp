@@ -189,6 +189,10 @@ ClientState::ClientState(std::string_view uri, const ClientOptions& options) : m
   if (options.write_concern())
     mongoc_uri_set_write_concern(uri_.get(), make_write_concern(*options.write_concern()).get());
 
+  // libmongoc destroys idle clients beyond minPoolSize when they are pushed back: a kept
+  // handle would outlive its client.
+  keep_collections_ = mongoc_uri_get_option_as_int32(uri_.get(), MONGOC_URI_MINPOOLSIZE, 0) <= 0;
+
   pool_.reset(mongoc_client_pool_new_with_error(uri_.get(), &error));
   if (!pool_) throw ConfigurationError("cannot create a client pool for \"" + printable_uri(uri) + "\": " + error.message);
   mongoc_client_pool_set_error_api(pool_.get(), MONGOC_ERROR_API_VERSION_2);
@@ -206,11 +210,30 @@ ClientState::ClientState(std::string_view uri, const ClientOptions& options) : m
   }
 }
 
+ClientState::~ClientState() = default;
+
+mongoc_collection_t* ClientState::kept_collection(mongoc_client_t* client, const std::string& database,
+                                                  const std::string& name, const std::string& full) const {
+  if (!keep_collections_) return nullptr;
+  const std::lock_guard<std::mutex> lock(kept_mutex_);
+  std::vector<KeptCollection>& kept = kept_[client];
+  for (const KeptCollection& entry : kept)
+    if (entry.full == full) return entry.handle.get();
+  if (kept.size() >= max_kept_per_client) return nullptr;
+  kept.push_back(KeptCollection{full, CollectionHandle(mongoc_client_get_collection(client, database.c_str(), name.c_str()))});
+  return kept.back().handle.get();
+}
+
 std::shared_ptr<ClientState> open_client(std::string_view uri, const ClientOptions& options) {
   return std::make_shared<ClientState>(uri, options);
 }
 
-ClientLease::ClientLease(const ClientState& state) : pool_(state.pool()), client_(mongoc_client_pool_pop(pool_)) {
+ClientLease::ClientLease(const ClientState& state) : pool_(state.pool()), client_(mongoc_client_pool_try_pop(pool_)) {
+  if (client_ != nullptr) return;
+  // None idle and the pool at its size: wait. try_pop first, because pop reads
+  // waitQueueTimeoutMS from the URI each time (about 1.7k instructions), even when a client
+  // is there; both take the same idle client or make a new one under the pool's lock.
+  client_ = mongoc_client_pool_pop(pool_);
   if (client_ != nullptr) return;
   const std::string size = std::to_string(state.max_pool_size());
   throw PoolExhausted("the connection pool is exhausted: all " + size + " connection" +

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -66,13 +67,34 @@ void ensure_id(Document& document) {
   document = std::move(copy);
 }
 
-/// The upsertedId of an update reply as `{_id: value}`.
-std::optional<Document> upserted_id(const bson_t* reply) {
+/// The counts of an update's or delete's reply, and its upsertedId as `{_id: value}`, read
+/// in one pass; throws WriteError when it carries a write concern error.
+WriteOutcome write_outcome(const bson_t* reply, const char* operation, const std::string& where) {
+  WriteOutcome outcome;
+  bool concern_error = false;
   bson_iter_t it;
-  if (!bson_iter_init_find(&it, reply, "upsertedId")) return std::nullopt;
-  Document holder;
-  bson_append_iter(holder.get_mutable(), "_id", 3, &it);
-  return holder;
+  if (bson_iter_init(&it, reply)) {
+    while (bson_iter_next(&it)) {
+      const char* key = bson_iter_key(&it);
+      if (std::strcmp(key, "matchedCount") == 0) {
+        outcome.matched = bson_iter_as_int64(&it);
+      } else if (std::strcmp(key, "modifiedCount") == 0) {
+        outcome.modified = bson_iter_as_int64(&it);
+      } else if (std::strcmp(key, "upsertedCount") == 0) {
+        outcome.upserted = bson_iter_as_int64(&it);
+      } else if (std::strcmp(key, "deletedCount") == 0) {
+        outcome.deleted = bson_iter_as_int64(&it);
+      } else if (std::strcmp(key, "upsertedId") == 0 && outcome.upserted_ids.empty()) {
+        Document holder;
+        bson_append_iter(holder.get_mutable(), "_id", 3, &it);
+        outcome.upserted_ids.emplace_back(0, std::move(holder));
+      } else if (is_write_concern_error_key(key)) {
+        concern_error = true;
+      }
+    }
+  }
+  if (concern_error) throw_if_write_concern_error(reply, operation, where);
+  return outcome;
 }
 
 const std::string& namespace_of(const CollectionCore& core) { return core.names()->full; }
@@ -86,14 +108,22 @@ enum class Sends { read, write, read_write };
 /// collation and session of every operation reach libmongoc.
 struct Target {
   Target(const CollectionCore& core, SessionState* session, const CommonSpec& spec, bson_t* opts, Sends sends)
-      : client(core.client(), session),
-        collection(mongoc_client_get_collection(client.get(), core.database_name().c_str(), core.name().c_str())) {
+      : client(core.client(), session) {
     if (session != nullptr && in_transaction(*session) &&
         (spec.concerns.read_concern || spec.concerns.write_concern))
       throw ConfigurationError("odm: an operation in a transaction cannot set its own read or write concern (the "
                                "transaction's apply); on " + core.names()->full);
     const Concerns concerns = spec.concerns.over(core.concerns());
-    apply_concerns(collection.get(), concerns);
+    // With nothing set on the database, collection or operation, the client's settings
+    // apply: the handle the client keeps has them. Otherwise a handle of its own.
+    if (concerns.empty())
+      collection = CollectionRef::borrowed(
+          core.client()->kept_collection(client.get(), core.database_name(), core.name(), core.names()->full));
+    if (collection.get() == nullptr) {
+      collection = CollectionRef::owned(
+          mongoc_client_get_collection(client.get(), core.database_name().c_str(), core.name().c_str()));
+      apply_concerns(collection.get(), concerns);
+    }
     if (sends != Sends::write && concerns.read_concern &&
         concerns.read_concern->level() == ReadConcernLevel::linearizable &&
         mongoc_read_prefs_get_mode(mongoc_collection_get_read_prefs(collection.get())) != MONGOC_READ_PRIMARY)
@@ -109,7 +139,7 @@ struct Target {
   }
 
   OperationClient client;
-  CollectionHandle collection;
+  CollectionRef collection;  // destroyed before the client goes back to the pool
 };
 
 }  // namespace
@@ -216,14 +246,14 @@ namespace {
 /// Sends `document`, which has an _id.
 void insert_complete(const CollectionCore& core, SessionState* session, const bson_t* document,
                      const InsertSpec& spec, bool checked) {
-  Document opts;  // free unless something is appended to it
-  Target target(core, session, spec, opts.get_mutable(), Sends::write);
-  if (checked) append_bool(opts.get_mutable(), "validate", false);
+  OutDocument opts;
+  Target target(core, session, spec, opts.get(), Sends::write);
+  if (checked) append_bool(opts.get(), "validate", false);
   OutDocument reply;
   bson_error_t error;
-  if (!mongoc_collection_insert_one(target.collection.get(), document, opts.get(), reply.get(), &error))
+  if (!mongoc_collection_insert_one(target.collection.get(), document, opts.if_any(), reply.get(), &error))
     throw_error(error, reply.get(), "insert into " + namespace_of(core));
-  throw_if_write_concern_error(reply.get(), "insert into " + namespace_of(core));
+  throw_if_write_concern_error(reply.get(), "insert into ", namespace_of(core));
 }
 }  // namespace
 
@@ -240,8 +270,8 @@ void CollectionCore::insert_one_with_id(SessionState* session, const Document& d
 }
 
 CursorCore CollectionCore::find(SessionState* session, const Document& filter, const FindSpec& spec) const {
-  Document opts;
-  bson_t* o = opts.get_mutable();
+  OutDocument opts;
+  bson_t* o = opts.get();
   Target target(*this, session, spec, o, Sends::read);
   if (!spec.sort.empty()) append_document(o, "sort", spec.sort);
   if (!spec.projection.empty()) append_document(o, "projection", spec.projection);
@@ -255,30 +285,30 @@ CursorCore CollectionCore::find(SessionState* session, const Document& filter, c
     append_int64(o, "limit", *spec.limit);
   }
   if (spec.batch_size) check_append(bson_append_int32(o, "batchSize", -1, *spec.batch_size));
-  mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(target.collection.get(), filter.get(), opts.get(), nullptr);
+  mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(target.collection.get(), filter.get(), opts.if_any(), nullptr);
   return make_cursor("find on ", names_, client_, target, cursor);
 }
 
 CursorCore CollectionCore::aggregate(SessionState* session, const Document& pipeline, const AggregateSpec& spec) const {
-  Document opts;
-  bson_t* o = opts.get_mutable();
+  OutDocument opts;
+  bson_t* o = opts.get();
   Target target(*this, session, spec, o, Sends::read_write);
   if (spec.batch_size) check_append(bson_append_int32(o, "batchSize", -1, *spec.batch_size));
   if (spec.allow_disk_use) append_bool(o, "allowDiskUse", *spec.allow_disk_use);
   mongoc_cursor_t* cursor =
-      mongoc_collection_aggregate(target.collection.get(), MONGOC_QUERY_NONE, pipeline.get(), opts.get(), nullptr);
+      mongoc_collection_aggregate(target.collection.get(), MONGOC_QUERY_NONE, pipeline.get(), opts.if_any(), nullptr);
   return make_cursor("aggregate on ", names_, client_, target, cursor);
 }
 
 std::int64_t CollectionCore::count(SessionState* session, const Document& filter, const CountSpec& spec) const {
-  Document opts;
-  Target target(*this, session, spec, opts.get_mutable(), Sends::read);
-  if (spec.skip) append_int64(opts.get_mutable(), "skip", *spec.skip);
-  if (spec.limit) append_int64(opts.get_mutable(), "limit", *spec.limit);
+  OutDocument opts;
+  Target target(*this, session, spec, opts.get(), Sends::read);
+  if (spec.skip) append_int64(opts.get(), "skip", *spec.skip);
+  if (spec.limit) append_int64(opts.get(), "limit", *spec.limit);
   OutDocument reply;
   bson_error_t error;
   const std::int64_t count =
-      mongoc_collection_count_documents(target.collection.get(), filter.get(), opts.get(), nullptr, reply.get(), &error);
+      mongoc_collection_count_documents(target.collection.get(), filter.get(), opts.if_any(), nullptr, reply.get(), &error);
   if (count < 0) throw_error(error, reply.get(), "count in " + namespace_of(*this));
   return count;
 }
@@ -287,48 +317,40 @@ WriteOutcome CollectionCore::update(SessionState* session, UpdateKind kind, cons
                                     const Document& update, const UpdateSpec& spec) const {
   // upsert, arrayFilters, hint and collation belong to the statement (statement_options);
   // hint and collation are added by the Target like every command's.
-  Document opts;
-  if (spec.upsert) append_bool(opts.get_mutable(), "upsert", true);
-  if (!spec.array_filters.empty()) append_documents(opts.get_mutable(), "arrayFilters", spec.array_filters);
-  Target target(*this, session, spec, opts.get_mutable(), Sends::write);
+  OutDocument opts;
+  if (spec.upsert) append_bool(opts.get(), "upsert", true);
+  if (!spec.array_filters.empty()) append_documents(opts.get(), "arrayFilters", spec.array_filters);
+  Target target(*this, session, spec, opts.get(), Sends::write);
   OutDocument reply;
   bson_error_t error;
   mongoc_collection_t* collection = target.collection.get();
   bool ok = false;
   switch (kind) {
     case UpdateKind::one:
-      ok = mongoc_collection_update_one(collection, filter.get(), update.get(), opts.get(), reply.get(), &error);
+      ok = mongoc_collection_update_one(collection, filter.get(), update.get(), opts.if_any(), reply.get(), &error);
       break;
     case UpdateKind::many:
-      ok = mongoc_collection_update_many(collection, filter.get(), update.get(), opts.get(), reply.get(), &error);
+      ok = mongoc_collection_update_many(collection, filter.get(), update.get(), opts.if_any(), reply.get(), &error);
       break;
     case UpdateKind::replace:
-      ok = mongoc_collection_replace_one(collection, filter.get(), update.get(), opts.get(), reply.get(), &error);
+      ok = mongoc_collection_replace_one(collection, filter.get(), update.get(), opts.if_any(), reply.get(), &error);
       break;
   }
-  if (!ok) throw_error(error, reply.get(), (kind == UpdateKind::replace ? "replace in " : "update in ") + namespace_of(*this));
-  throw_if_write_concern_error(reply.get(), (kind == UpdateKind::replace ? "replace in " : "update in ") + namespace_of(*this));
-  WriteOutcome outcome;
-  outcome.matched = int64_field(reply.get(), "matchedCount");
-  outcome.modified = int64_field(reply.get(), "modifiedCount");
-  outcome.upserted = int64_field(reply.get(), "upsertedCount");
-  if (auto id = upserted_id(reply.get())) outcome.upserted_ids.emplace_back(0, std::move(*id));
-  return outcome;
+  const char* operation = kind == UpdateKind::replace ? "replace in " : "update in ";
+  if (!ok) throw_error(error, reply.get(), operation + namespace_of(*this));
+  return write_outcome(reply.get(), operation, namespace_of(*this));
 }
 
 WriteOutcome CollectionCore::remove(SessionState* session, bool many, const Document& filter,
                                     const DeleteSpec& spec) const {
-  Document opts;
-  Target target(*this, session, spec, opts.get_mutable(), Sends::write);
+  OutDocument opts;
+  Target target(*this, session, spec, opts.get(), Sends::write);
   OutDocument reply;
   bson_error_t error;
-  const bool ok = many ? mongoc_collection_delete_many(target.collection.get(), filter.get(), opts.get(), reply.get(), &error)
-                       : mongoc_collection_delete_one(target.collection.get(), filter.get(), opts.get(), reply.get(), &error);
+  const bool ok = many ? mongoc_collection_delete_many(target.collection.get(), filter.get(), opts.if_any(), reply.get(), &error)
+                       : mongoc_collection_delete_one(target.collection.get(), filter.get(), opts.if_any(), reply.get(), &error);
   if (!ok) throw_error(error, reply.get(), "delete from " + namespace_of(*this));
-  throw_if_write_concern_error(reply.get(), "delete from " + namespace_of(*this));
-  WriteOutcome outcome;
-  outcome.deleted = int64_field(reply.get(), "deletedCount");
-  return outcome;
+  return write_outcome(reply.get(), "delete from ", namespace_of(*this));
 }
 
 std::optional<Document> CollectionCore::find_one_and_modify(SessionState* session, const Document& filter,
@@ -356,7 +378,7 @@ std::optional<Document> CollectionCore::find_one_and_modify(SessionState* sessio
   if (!mongoc_collection_find_and_modify_with_opts(target.collection.get(), filter.get(), opts.get(), reply.get(),
                                                    &error))
     throw_error(error, reply.get(), "findAndModify in " + namespace_of(*this));
-  throw_if_write_concern_error(reply.get(), "findAndModify in " + namespace_of(*this));
+  throw_if_write_concern_error(reply.get(), "findAndModify in ", namespace_of(*this));
   bson_iter_t it;
   if (!bson_iter_init_find(&it, reply.get(), "value") || !BSON_ITER_HOLDS_DOCUMENT(&it)) return std::nullopt;
   // Checked by the model's decoder, as a find's documents are (one level of checking).

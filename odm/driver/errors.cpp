@@ -2,6 +2,8 @@
 
 #include "state.hpp"
 
+#include <cstring>
+
 #include <odm/driver/errors.hpp>
 
 #include <exception>
@@ -89,20 +91,30 @@ void throw_error(const bson_error_t& error, const bson_t* reply, std::string_vie
   throw ServerError(std::move(what), code, std::move(message), std::move(raw));
 }
 
-void throw_if_write_concern_error(const bson_t* reply, std::string_view operation) {
+bool is_write_concern_error_key(const char* key) noexcept {
+  return std::strcmp(key, "writeConcernErrors") == 0 || std::strcmp(key, "writeConcernError") == 0;
+}
+
+void throw_if_write_concern_error(const bson_t* reply, const char* operation, const std::string& where) {
   if (reply == nullptr) return;
   // libmongoc's reply lists them in writeConcernErrors; findAndModify's raw reply has one
   // writeConcernError. A write concern error whose code is missing or not a number makes
-  // libmongoc 1.23 report success: the reply is the evidence.
+  // libmongoc 1.23 report success: the reply is the evidence. One pass over the reply.
   bson_t concern_error;
   bson_iter_t it;
   bson_iter_t entry;
   bool found = false;
-  if (bson_iter_init_find(&it, reply, "writeConcernErrors") && BSON_ITER_HOLDS_ARRAY(&it) &&
-      bson_iter_recurse(&it, &entry) && bson_iter_next(&entry) && BSON_ITER_HOLDS_DOCUMENT(&entry))
-    found = held_document(entry, concern_error);
-  else if (bson_iter_init_find(&it, reply, "writeConcernError") && BSON_ITER_HOLDS_DOCUMENT(&it))
-    found = held_document(it, concern_error);
+  if (!bson_iter_init(&it, reply)) return;
+  while (!found && bson_iter_next(&it)) {
+    const char* key = bson_iter_key(&it);
+    if (std::strcmp(key, "writeConcernErrors") == 0) {
+      if (BSON_ITER_HOLDS_ARRAY(&it) && bson_iter_recurse(&it, &entry) && bson_iter_next(&entry) &&
+          BSON_ITER_HOLDS_DOCUMENT(&entry))
+        found = held_document(entry, concern_error);
+    } else if (std::strcmp(key, "writeConcernError") == 0 && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      found = held_document(it, concern_error);
+    }
+  }
   if (!found) return;
   bson_iter_t field;
   std::int32_t code = 0;
@@ -113,6 +125,7 @@ void throw_if_write_concern_error(const bson_t* reply, std::string_view operatio
   if (bson_iter_init_find(&field, &concern_error, "errmsg") && BSON_ITER_HOLDS_UTF8(&field))
     message = bson_iter_utf8(&field, nullptr);
   std::string what(operation);
+  what += where;
   what += ": " + message + " (server error " + std::to_string(code) + "; the write was applied)";
   throw WriteError(std::move(what), code, std::move(message), Document::copy_of(reply));
 }

@@ -11,12 +11,16 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace odm::detail {
 
@@ -55,7 +59,8 @@ using WriteConcernHandle =
 using ClientSessionHandle =
     std::unique_ptr<mongoc_client_session_t, Destroyer<mongoc_client_session_t, mongoc_client_session_destroy>>;
 
-/// A bson_t out-parameter (a reply): initialized before the call, destroyed after.
+/// A bson_t on the stack (no heap until it outgrows its inline bytes): an out-parameter (a
+/// reply) or a command's options, initialized before the call, destroyed after.
 class OutDocument {
  public:
   OutDocument() noexcept { bson_init(&value_); }
@@ -64,9 +69,33 @@ class OutDocument {
   ~OutDocument() { bson_destroy(&value_); }
   bson_t* get() noexcept { return &value_; }
   const bson_t* get() const noexcept { return &value_; }
+  /// The document, or null when it is empty: libmongoc parses no options then.
+  const bson_t* if_any() const noexcept { return bson_empty(&value_) ? nullptr : &value_; }
 
  private:
   bson_t value_;
+};
+
+/// The collection handle an operation uses: one its client keeps (borrowed), or its own.
+class CollectionRef {
+ public:
+  CollectionRef() noexcept = default;
+  static CollectionRef borrowed(mongoc_collection_t* kept) noexcept {
+    CollectionRef ref;
+    ref.handle_ = kept;
+    return ref;
+  }
+  static CollectionRef owned(mongoc_collection_t* made) noexcept {
+    CollectionRef ref;
+    ref.owned_.reset(made);
+    ref.handle_ = made;
+    return ref;
+  }
+  mongoc_collection_t* get() const noexcept { return handle_; }
+
+ private:
+  mongoc_collection_t* handle_ = nullptr;
+  CollectionHandle owned_;
 };
 
 /// The pool, the URI it was made from, and the command monitor. Never moves (libmongoc
@@ -74,8 +103,19 @@ class OutDocument {
 class ClientState {
  public:
   ClientState(std::string_view uri, const ClientOptions& options);
+  ~ClientState();
   ClientState(const ClientState&) = delete;
   ClientState& operator=(const ClientState&) = delete;
+
+  /// The handle of the collection `full` (`database.name`) on `client`, a client of this
+  /// pool that the caller holds, with the client's own settings (the URI's and the
+  /// ClientOptions'): made once per pooled client and kept while the client lives, so that
+  /// an operation does not make one (about 8k instructions: the settings are copied, the
+  /// namespace formatted). The caller must not change its settings: an operation with
+  /// settings of its own makes its own handle. Null when the cache is off (the URI sets
+  /// minPoolSize, with which libmongoc destroys idle clients on push) or full.
+  mongoc_collection_t* kept_collection(mongoc_client_t* client, const std::string& database, const std::string& name,
+                                       const std::string& full) const;
 
   mongoc_client_pool_t* pool() const noexcept { return pool_.get(); }
   const CommandMonitor& monitor() const noexcept { return monitor_; }
@@ -92,7 +132,17 @@ class ClientState {
   std::uint32_t max_pool_size_ = 0;
   std::chrono::milliseconds pool_wait_timeout_{0};
   CommandMonitor monitor_;
-  PoolHandle pool_;  // declared last: destroyed first, while the monitor still exists
+  PoolHandle pool_;  // destroyed after the kept handles, before the monitor
+  /// The kept collection handles of each pooled client (a client is used by one thread at
+  /// a time, but several clients look up their handles at once: hence the mutex).
+  struct KeptCollection {
+    std::string full;
+    CollectionHandle handle;
+  };
+  static constexpr std::size_t max_kept_per_client = 64;
+  bool keep_collections_ = true;
+  mutable std::mutex kept_mutex_;
+  mutable std::unordered_map<const mongoc_client_t*, std::vector<KeptCollection>> kept_;  // declared last: destroyed first
 };
 
 /// A client popped from the pool, pushed back when the lease ends. Waits at most the
@@ -134,7 +184,7 @@ class SessionState {
 class CursorState {
  public:
   CursorState(const char* operation, std::shared_ptr<const CollectionNames> names, std::shared_ptr<ClientState> client,
-              std::optional<ClientLease> lease, CollectionHandle collection, CursorHandle cursor) noexcept
+              std::optional<ClientLease> lease, CollectionRef collection, CursorHandle cursor) noexcept
       : operation_(operation),
         names_(std::move(names)),
         client_(std::move(client)),
@@ -152,7 +202,7 @@ class CursorState {
   // Destroyed in reverse: cursor (killCursors if still open), collection, lease.
   std::shared_ptr<ClientState> client_;
   std::optional<ClientLease> lease_;
-  CollectionHandle collection_;
+  CollectionRef collection_;
   CursorHandle cursor_;
 };
 
@@ -184,7 +234,12 @@ void apply_concerns(mongoc_collection_t* collection, const Concerns& concerns);
 [[noreturn]] void throw_error(const bson_error_t& error, const bson_t* reply, std::string_view operation);
 /// Throws WriteError when a reply libmongoc called a success still carries a write concern
 /// error (one of a shape libmongoc does not recognize).
-void throw_if_write_concern_error(const bson_t* reply, std::string_view operation);
+/// `operation` and `where` name it in the message ("update in ", "db.coll"), joined only
+/// when it is thrown.
+void throw_if_write_concern_error(const bson_t* reply, const char* operation, const std::string& where);
+/// Whether a reply's top-level `key` holds write concern errors (for callers reading the
+/// reply in one pass, who then call throw_if_write_concern_error).
+bool is_write_concern_error_key(const char* key) noexcept;
 
 /// Makes libmongoc send its log to odm's handler (odm/driver/log.hpp); once per process.
 void install_log_forwarding();

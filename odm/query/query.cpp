@@ -504,13 +504,13 @@ void write_entry(bson_t* fields, const UpdateEntry& entry) {
 Document UpdateExpr::write() const {
   if (opaque) return *opaque;
   Document out;
-  std::vector<std::string_view> ops;
-  for (const auto& entry : entries)
-    if (std::find(ops.begin(), ops.end(), entry.op) == ops.end()) ops.push_back(entry.op);
-  for (const std::string_view op : ops) {
+  // Each operator where it first appears (no list of operators: an update has few entries).
+  for (auto first = entries.begin(); first != entries.end(); ++first) {
+    const std::string_view op = first->op;
+    if (std::any_of(entries.begin(), first, [&](const UpdateEntry& earlier) { return earlier.op == op; })) continue;
     ChildWriter fields(out.get_mutable(), op);
-    for (const auto& entry : entries)
-      if (entry.op == op) write_entry(fields.get(), entry);
+    for (auto entry = first; entry != entries.end(); ++entry)
+      if (entry->op == op) write_entry(fields.get(), *entry);
     fields.close();
   }
   return out;
