@@ -71,6 +71,12 @@ struct RenameField {
   std::string_view from;
   std::string_view to;
   Document operator()(const Document& document) const;
+  /// The name this step retires: no document of the current version holds it, so every
+  /// write of the model unsets it (odm/evolution/versions.hpp).
+  template <class Fn>
+  constexpr void for_each_retired_name(Fn&& fn) const {
+    fn(from);
+  }
 };
 
 namespace detail {
