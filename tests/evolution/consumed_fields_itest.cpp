@@ -49,6 +49,17 @@ struct KeepingCounter {
   };
 };
 
+/// The expand release of the same rename (writes both names, reads "hits" where present).
+struct ExpandCounter {
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t visits = 0;
+  struct odm_model {
+    static constexpr std::string_view collection = "counters";
+    static constexpr auto fields = odm::fields(odm::renamed_from<&ExpandCounter::visits>("hits"));
+  };
+};
+
 /// A user's document step that drops the field "legacy" and keeps the rest.
 struct DropLegacy {
   odm::Document operator()(const odm::Document& stored) const {
@@ -220,6 +231,32 @@ TEST_F(ConsumedFieldsOfAUserStep, ATrackedSaveUnsetsWhatTheStepDropped) {
   EXPECT_FALSE(odm_test::has_key(*found, "legacy"));
   EXPECT_TRUE(odm_test::has_key(*found, "other"));
   EXPECT_EQ(slim.get_by_id(1).name, "m");
+}
+
+}  // namespace
+
+namespace {
+
+class ConsumedFieldsBesideTheExpandRelease : public odm_test::DriverTest {};
+
+// The README's known hole, exactly: an `inc` by the expand release on a document only the
+// contract release wrote creates the old name with the increment alone, which the expand
+// release then reads; the contract release reads the right sum, and its next write (of
+// any member) retires the old name, after which both read the same again.
+TEST_F(ConsumedFieldsBesideTheExpandRelease, AnIncrementCreatesTheOldNameUntilTheContractReleaseWritesAgain) {
+  auto contract = db().collection<Counter>();
+  auto expand = db().collection<ExpandCounter>();
+  contract.insert_one(Counter{1, "n", 5});
+  expand.update_one(field(&ExpandCounter::id) == 1, field(&ExpandCounter::visits).inc(std::int64_t{2}));
+  EXPECT_EQ(expand.get_by_id(1).visits, 2) << "the known hole: the old name holds the increment alone";
+  EXPECT_EQ(contract.get_by_id(1).visits, 7);
+  contract.update_one(field(&Counter::id) == 1, field(&Counter::name).set("m"));
+  EXPECT_EQ(expand.get_by_id(1).visits, 7);
+  EXPECT_EQ(contract.get_by_id(1).visits, 7);
+  // A whole set by the expand release writes both names: both read it.
+  expand.update_one(field(&ExpandCounter::id) == 1, field(&ExpandCounter::visits).set(std::int64_t{11}));
+  EXPECT_EQ(expand.get_by_id(1).visits, 11);
+  EXPECT_EQ(contract.get_by_id(1).visits, 11);
 }
 
 }  // namespace
