@@ -23,6 +23,10 @@
 //
 //   static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(odm::rename_field("hits", "visits")));
 //
+// "hits" is then retired: every write of the contract release also unsets it (the expand
+// release, while it still runs, writes it back), and its Migration cleans current
+// documents holding it. Several renames in one step: odm::chain(rename_field(...), ...).
+//
 // The option states two facts of the open member option vocabulary (odm/model/model.hpp),
 // which the codec and the collection read from any option that states them:
 //   previous_name          another name the member's value is stored under
