@@ -299,8 +299,9 @@ std::optional<GuardedRewrite> guarded_retire(const bson_t* stored, const Retired
   {
     ChildWriter unset(rewrite.update.get_mutable(), "$unset");
     for (const std::string_view name : retired) {
+      bson_iter_t top;
       bson_iter_t at;
-      if (!bson_iter_init(&at, stored) || !bson_iter_find_descendant(&at, std::string(name).c_str(), &at)) continue;
+      if (!bson_iter_init(&top, stored) || !bson_iter_find_descendant(&top, std::string(name).c_str(), &at)) continue;
       check_append(bson_append_int32(unset.get(), name.data(), static_cast<int>(name.size()), 1));
     }
     unset.close();
