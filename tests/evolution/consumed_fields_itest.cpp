@@ -9,6 +9,7 @@
 
 #include "driver/support.hpp"
 
+#include <odm/aggregation/pipeline.hpp>
 #include <odm/driver/client.hpp>
 #include <odm/evolution/changes.hpp>
 #include <odm/evolution/extra.hpp>
@@ -57,6 +58,17 @@ struct ExpandCounter {
   struct odm_model {
     static constexpr std::string_view collection = "counters";
     static constexpr auto fields = odm::fields(odm::renamed_from<&ExpandCounter::visits>("hits"));
+  };
+};
+
+/// The expand release's counter with a computed copy of it (a $set stage's output).
+struct CopiedCounter {
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t visits = 0;
+  std::int64_t copy = 0;
+  struct odm_model {
+    static constexpr auto fields = odm::fields(odm::renamed_from<&CopiedCounter::visits>("hits"));
   };
 };
 
@@ -257,6 +269,28 @@ TEST_F(ConsumedFieldsBesideTheExpandRelease, AnIncrementCreatesTheOldNameUntilTh
   expand.update_one(field(&ExpandCounter::id) == 1, field(&ExpandCounter::visits).set(std::int64_t{11}));
   EXPECT_EQ(expand.get_by_id(1).visits, 11);
   EXPECT_EQ(contract.get_by_id(1).visits, 11);
+}
+
+}  // namespace
+
+namespace {
+
+// An $addFields (or $set) assignment from the renamed member reads it as the expand
+// release does: the old name where a document has it (v1 wrote it last), else the new one.
+TEST_F(ConsumedFieldsBesideTheExpandRelease, AnAssignmentFromTheRenamedMemberReadsTheOldNameFirst) {
+  db().run_command(json(R"({"insert": "counters", "documents": [
+      {"_id": {"$numberLong": "1"}, "name": "v1", "hits": {"$numberLong": "4"}},
+      {"_id": {"$numberLong": "2"}, "name": "both", "hits": {"$numberLong": "5"}, "visits": {"$numberLong": "3"}},
+      {"_id": {"$numberLong": "3"}, "name": "v3", "visits": {"$numberLong": "6"}}]})"));
+  const auto copies = db().collection<ExpandCounter>()
+                          .aggregate(odm::pipeline<ExpandCounter>().add_fields<CopiedCounter>(
+                              odm::agg::assign<&CopiedCounter::copy>(field(&ExpandCounter::visits))))
+                          .to_vector();
+  ASSERT_EQ(copies.size(), 3u);
+  for (const CopiedCounter& copied : copies) {
+    SCOPED_TRACE(copied.name);
+    EXPECT_EQ(copied.copy, copied.id == 1 ? 4 : copied.id == 2 ? 5 : 6);
+  }
 }
 
 }  // namespace
