@@ -51,6 +51,25 @@ void append_field_reference(bson_t* out, std::string_view key, const PathNames& 
     append_utf8(out, key, field_reference(names));
 }
 
+}  // namespace
+
+Document either_name_value(const PathNames& names) {
+  // The element `x: {$ifNull: [...]}` as append_field_reference writes it, then its value.
+  Document holder;
+  append_field_reference(holder.get_mutable(), "x", names);
+  bson_iter_t it;
+  std::uint32_t length = 0;
+  const std::uint8_t* data = nullptr;
+  if (!bson_iter_init_find(&it, holder.get(), "x") || !BSON_ITER_HOLDS_DOCUMENT(&it))
+    throw UsageError("odm: an assignment of a renamed member could not be written");
+  bson_iter_document(&it, &length, &data);
+  bson_t value;
+  if (!bson_init_static(&value, data, length)) throw UsageError("odm: an assignment of a renamed member could not be written");
+  return Document::copy_of(&value);
+}
+
+namespace {
+
 std::string_view operator_name(agg::Accumulate op) {
   switch (op) {
     case agg::Accumulate::sum: return "$sum";

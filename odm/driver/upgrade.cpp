@@ -159,7 +159,8 @@ Document guard_of(const bson_t* document, std::size_t budget) {
   return filter;
 }
 
-std::optional<GuardedRewrite> guarded_rewrite(const bson_t* stored, const bson_t* target, KeepField keep) {
+std::optional<GuardedRewrite> guarded_rewrite(const bson_t* stored, const bson_t* target, KeepField keep,
+                                              const bson_t* upgraded) {
   Document set;
   Document unset;
   Document absent;  // `key: {$exists: false}` for each field the update adds
@@ -183,7 +184,9 @@ std::optional<GuardedRewrite> guarded_rewrite(const bson_t* stored, const bson_t
   while (bson_iter_next(&it)) {
     const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
     bson_iter_t now;
-    if (key == "_id" || has_field(target, key, now) || (keep != nullptr && keep(key))) continue;
+    if (key == "_id" || has_field(target, key, now)) continue;
+    const bool consumed = upgraded != nullptr && !has_field(upgraded, key, now);
+    if (keep != nullptr && keep(key) && !consumed) continue;
     check_nameable(key);
     check_append(bson_append_int32(unset.get_mutable(), key.data(), static_cast<int>(key.size()), 1));
   }
@@ -204,6 +207,111 @@ std::optional<GuardedRewrite> guarded_rewrite(const bson_t* stored, const bson_t
                       std::to_string(max_document_bytes) + " for one update: its new version is too large");
   rewrite.filter = guard_of(stored, max_document_bytes - used);
   bson_concat(rewrite.filter.get_mutable(), absent.get());
+  return rewrite;
+}
+
+namespace {
+/// Whether one of two update paths is the other or lies inside it.
+bool paths_overlap(std::string_view a, std::string_view b) {
+  const std::string_view& shorter = a.size() <= b.size() ? a : b;
+  const std::string_view& longer = a.size() <= b.size() ? b : a;
+  return longer.compare(0, shorter.size(), shorter) == 0 &&
+         (longer.size() == shorter.size() || longer[shorter.size()] == '.');
+}
+
+/// Whether a path of `update` (an operator document) overlaps `name`.
+bool touches(const bson_t* update, std::string_view name) {
+  bson_iter_t op;
+  bson_iter_init(&op, update);
+  while (bson_iter_next(&op)) {
+    bson_iter_t path;
+    if (!BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &path)) continue;
+    while (bson_iter_next(&path))
+      if (paths_overlap(std::string_view(bson_iter_key(&path), bson_iter_key_len(&path)), name)) return true;
+  }
+  return false;
+}
+}  // namespace
+
+Document with_retired_unset(const bson_t* update, const RetiredNames& retired) {
+  std::vector<std::string_view> added;
+  for (const std::string_view name : retired)
+    if (!touches(update, name)) added.push_back(name);
+  if (added.empty()) return Document::copy_of(update);
+  Document out;
+  bool merged = false;
+  bson_iter_t op;
+  bson_iter_init(&op, update);
+  while (bson_iter_next(&op)) {
+    const std::string_view key(bson_iter_key(&op), bson_iter_key_len(&op));
+    if (key != "$unset" || !BSON_ITER_HOLDS_DOCUMENT(&op)) {
+      check_append(bson_append_iter(out.get_mutable(), key.data(), static_cast<int>(key.size()), &op));
+      continue;
+    }
+    ChildWriter unset(out.get_mutable(), key);
+    bson_iter_t field;
+    bson_iter_recurse(&op, &field);
+    while (bson_iter_next(&field))
+      check_append(bson_append_iter(unset.get(), bson_iter_key(&field), static_cast<int>(bson_iter_key_len(&field)), &field));
+    for (const std::string_view name : added)
+      check_append(bson_append_int32(unset.get(), name.data(), static_cast<int>(name.size()), 1));
+    unset.close();
+    merged = true;
+  }
+  if (!merged) {
+    ChildWriter unset(out.get_mutable(), "$unset");
+    for (const std::string_view name : added)
+      check_append(bson_append_int32(unset.get(), name.data(), static_cast<int>(name.size()), 1));
+    unset.close();
+  }
+  return out;
+}
+
+Document without_field(const bson_t* document, std::string_view key) {
+  Document out;
+  bson_iter_t it;
+  bson_iter_init(&it, document);
+  while (bson_iter_next(&it)) {
+    const std::string_view name(bson_iter_key(&it), bson_iter_key_len(&it));
+    if (name != key) check_append(bson_append_iter(out.get_mutable(), name.data(), static_cast<int>(name.size()), &it));
+  }
+  return out;
+}
+
+Document holding_any(const RetiredNames& retired) {
+  Document filter;
+  ChildWriter any(filter.get_mutable(), "$or", ChildWriter::Kind::array);
+  for (const std::string_view name : retired) {
+    ChildWriter clause(any.get(), std::to_string(any.next_index()));
+    {
+      ChildWriter exists(clause.get(), name);
+      check_append(bson_append_bool(exists.get(), "$exists", 7, true));
+      exists.close();
+    }
+    clause.close();
+  }
+  any.close();
+  return filter;
+}
+
+std::optional<GuardedRewrite> guarded_retire(const bson_t* stored, const RetiredNames& retired) {
+  GuardedRewrite rewrite;
+  {
+    ChildWriter unset(rewrite.update.get_mutable(), "$unset");
+    for (const std::string_view name : retired) {
+      bson_iter_t top;
+      bson_iter_t at;
+      if (!bson_iter_init(&top, stored) || !bson_iter_find_descendant(&top, std::string(name).c_str(), &at)) continue;
+      check_append(bson_append_int32(unset.get(), name.data(), static_cast<int>(name.size()), 1));
+    }
+    unset.close();
+  }
+  bson_iter_t any;
+  bson_iter_t inner;
+  if (!bson_iter_init_find(&any, rewrite.update.get(), "$unset") || !bson_iter_recurse(&any, &inner) ||
+      !bson_iter_next(&inner))
+    return std::nullopt;
+  rewrite.filter = guard_of(stored, max_document_bytes - rewrite.update.size() - 1024);
   return rewrite;
 }
 

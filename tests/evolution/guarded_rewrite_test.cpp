@@ -44,6 +44,50 @@ TEST(GuardedRewrite, AFieldTheCallerKeepsIsNotUnsetButStillGuarded) {
   EXPECT_NE(rewrite->filter.to_canonical_json().find("theirs"), std::string::npos);
 }
 
+// A field the upgrade steps consumed (here a rename's old name) is unset even where the
+// caller keeps the fields the model does not declare; another undeclared field is kept.
+TEST(GuardedRewrite, AFieldTheUpgradeConsumedIsUnsetWhereUndeclaredFieldsAreKept) {
+  const odm::Document stored = json(R"({"_id": 1, "note": "x", "hits": 5})");
+  const odm::Document upgraded = json(R"({"_id": 1, "note": "x", "visits": 5, "schema_version": 2})");
+  const odm::Document target = json(R"({"_id": 1, "visits": 6, "schema_version": 2})");
+  const auto keep = [](std::string_view key) { return key != "schema_version" && key != "visits"; };
+  const auto rewrite = odm::detail::guarded_rewrite(stored.get(), target.get(), keep, upgraded.get());
+  ASSERT_TRUE(rewrite.has_value());
+  EXPECT_EQ(rewrite->update.to_canonical_json(),
+            canonical(R"({"$set": {"visits": 6, "schema_version": 2}, "$unset": {"hits": 1}})"));
+  // Without the upgraded document, the caller's rule alone: the old name is kept.
+  const auto kept = odm::detail::guarded_rewrite(stored.get(), target.get(), keep);
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ(kept->update.to_canonical_json(), canonical(R"({"$set": {"visits": 6, "schema_version": 2}})"));
+}
+
+// Retired names are unset beside an update, merged into its own $unset, except where the
+// update touches that path (MongoDB refuses two operators on one path).
+TEST(GuardedRewrite, RetiredNamesAreUnsetWhereTheUpdateDoesNotTouchThem) {
+  const odm::detail::RetiredNames retired{"hits", "home.road", "items"};
+  EXPECT_EQ(odm::detail::with_retired_unset(json(R"({"$inc": {"visits": 1}})").get(), retired).to_canonical_json(),
+            canonical(R"({"$inc": {"visits": 1}, "$unset": {"hits": 1, "home.road": 1, "items": 1}})"));
+  EXPECT_EQ(odm::detail::with_retired_unset(
+                json(R"({"$set": {"home": {"street": "s"}}, "$unset": {"x": 1}, "$push": {"items.0.a": 1}})").get(),
+                retired)
+                .to_canonical_json(),
+            canonical(R"({"$set": {"home": {"street": "s"}}, "$unset": {"x": 1, "hits": 1},
+                          "$push": {"items.0.a": 1}})"));
+  // A name sharing only a prefix of characters is another path.
+  EXPECT_EQ(odm::detail::with_retired_unset(json(R"({"$set": {"hitsx": 1}})").get(), {"hits"}).to_canonical_json(),
+            canonical(R"({"$set": {"hitsx": 1}, "$unset": {"hits": 1}})"));
+}
+
+TEST(GuardedRewrite, ACurrentDocumentHoldingARetiredNameIsRewrittenWithoutIt) {
+  const odm::Document stored = json(R"({"_id": 1, "hits": 5, "visits": 5, "schema_version": 2})");
+  const auto rewrite = odm::detail::guarded_retire(stored.get(), {"hits", "items"});
+  ASSERT_TRUE(rewrite.has_value());
+  EXPECT_EQ(rewrite->update.to_canonical_json(), canonical(R"({"$unset": {"hits": 1}})"));
+  EXPECT_NE(rewrite->filter.to_canonical_json().find("\"hits\""), std::string::npos);
+  const odm::Document clean = json(R"({"_id": 1, "visits": 5, "schema_version": 2})");
+  EXPECT_FALSE(odm::detail::guarded_retire(clean.get(), {"hits"}).has_value());
+}
+
 TEST(GuardedRewrite, NothingToWriteIsNullopt) {
   const odm::Document stored = json(R"({"_id": 1, "name": "a", "schema_version": 2})");
   EXPECT_FALSE(odm::detail::guarded_rewrite(stored.get(), stored.get()).has_value());

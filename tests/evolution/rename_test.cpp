@@ -60,6 +60,13 @@ struct Cart {
 struct Total {
   std::int64_t visits = 0;
 };
+/// Counter with a computed copy of its counter.
+struct Copied {
+  std::int64_t id = 0;
+  std::int64_t visits = 0;
+  std::string label;
+  std::int64_t copy = 0;
+};
 
 struct Contracted {
   std::int64_t id = 0;
@@ -244,6 +251,27 @@ TEST(RenamedFrom, GroupsReadTheOldNameFirst) {
   EXPECT_EQ(canonical(odm::Document::from_bytes({data, length})),
             canonical(R"({"_id": null, "visits": {"$sum": {"$ifNull": [{"$ifNull": ["$hits", "$visits"]},
                                                                       {"$numberLong": "0"}]}}})"));
+}
+
+// A $set / $addFields assignment from a renamed member reads it as $group does.
+TEST(RenamedFrom, AssignmentsReadTheOldNameFirst) {
+  const auto pipeline =
+      odm::pipeline<Counter>().set<Copied>(odm::agg::assign<&Copied::copy>(odm::field(&Counter::visits)));
+  const odm::Document stages = pipeline.bson();
+  bson_iter_t it;
+  bson_iter_t set;
+  ASSERT_TRUE(bson_iter_init(&it, stages.get()) && bson_iter_find_descendant(&it, "0.$set", &set));
+  std::uint32_t length = 0;
+  const std::uint8_t* data = nullptr;
+  bson_iter_document(&set, &length, &data);
+  EXPECT_EQ(canonical(odm::Document::from_bytes({data, length})),
+            canonical(R"({"copy": {"$ifNull": ["$hits", "$visits"]}})"));
+  // A member that is not renamed is still a plain reference.
+  const auto plain = odm::pipeline<Counter>().add_fields<Copied>(odm::agg::assign<&Copied::copy>(odm::field(&Counter::id)));
+  bson_iter_t added;
+  const odm::Document plain_stages = plain.bson();
+  ASSERT_TRUE(bson_iter_init(&it, plain_stages.get()) && bson_iter_find_descendant(&it, "0.$addFields.copy", &added));
+  EXPECT_EQ(std::string(bson_iter_utf8(&added, nullptr)), "$_id");
 }
 
 TEST(RenamedFrom, TypedUpdatesWriteBothNames) {

@@ -47,6 +47,9 @@ struct is_std_vector<std::vector<E, A>> : std::true_type {};
 
 /// "$a.b": the value of a field in an aggregation expression.
 std::string field_reference(const PathNames& names);  // aggregation.cpp
+/// `{$ifNull: ["$old", "$new"]}` for a path into a member renamed in its expand phase (as
+/// its $group reads it; aggregation.cpp).
+Document either_name_value(const PathNames& names);
 
 /// One field of a compound group key: its name in the key struct and the path it reads.
 struct KeyField {
@@ -351,7 +354,8 @@ struct Assignment {
   using scope_type = Scope;
   /// "$f", or empty for a constant.
   std::string reference;
-  /// The constant, as the element `{"$literal": v}`.
+  /// Otherwise the value as an expression: `{"$literal": v}` for a constant, and for a
+  /// member renamed in its expand phase `{$ifNull: ["$old", "$new"]}`, read as $group reads it.
   Document literal;
 };
 
@@ -364,6 +368,7 @@ Assignment<Into, S> assign(const Path<S, V, A, false>& path) {
   static_assert(!A, "odm: this field lies inside an array (its value would be an array): $unwind it first");
   static_assert(odm::detail::projectable<odm::detail::into_type_t<Into>, V>,
                 "odm: the member an assignment fills has a different type than the field it copies");
+  if (!path.names().previous_root.empty()) return {{}, odm::detail::either_name_value(path.names())};
   return {odm::detail::field_reference(path.names()), {}};
 }
 

@@ -37,6 +37,7 @@
 #include <odm/query/expression.hpp>
 #include <odm/query/projection.hpp>
 
+#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -143,10 +144,35 @@ Document id_filter(const Id& id) {
 /// value it has, refuses one that would change it (ImmutableField, as it refuses such a
 /// replacement), and an upsert that inserts takes it. No operator is ever empty (MongoDB
 /// before 5.0 refuses `{$set: {}}`).
+/// The names T's upgrade steps retire (see RetiredNames), but for one T stores itself.
+template <class T>
+const RetiredNames& retired_names() {
+  static const RetiredNames names = [] {
+    RetiredNames out;
+    if constexpr (has_schema_versions<T>) {
+      metadata_t<T>::schema.for_each_retired_name([&](std::string_view name) {
+        const std::string_view top = name.substr(0, name.find('.'));
+        if (std::find(stored_names<T>.begin(), stored_names<T>.end(), top) == stored_names<T>.end())
+          out.push_back(name);
+      });
+    }
+    return out;
+  }();
+  return names;
+}
+
 template <class T>
 Document replacement_of(const T& replacement) {
   Document encoded = to_bson(replacement);
   if constexpr (keeps_unknown_fields<T>) {
+    // A retired name kept as an unknown field (a program wrote it to a current document)
+    // is not written back.
+    for (const std::string_view name : retired_names<T>()) {
+      bson_iter_t at;
+      if (name.find('.') == std::string_view::npos &&
+          bson_iter_init_find_w_len(&at, encoded.get(), name.data(), static_cast<int>(name.size())))
+        encoded = without_field(encoded.get(), name);
+    }
     return encoded;
   } else {
     Document update;
@@ -162,6 +188,7 @@ Document replacement_of(const T& replacement) {
       check_append(bson_append_int32(unset->get(), name.data(), key_length(name), 1));
     }
     if (unset) unset->close();
+    if (!retired_names<T>().empty()) update = with_retired_unset(update.get(), retired_names<T>());
     if (update.empty())
       throw UsageError("odm: a replace of a model that stores no field has nothing to send (MongoDB before 5.0 "
                        "refuses an empty $set); use insert_one or update_one");
@@ -185,13 +212,15 @@ consteval bool has_pending_steps() {
 }
 
 /// A typed update as sent: renamed members written under both names (update_to_send),
-/// and for a model with schema versions, an upsert that inserts also writes the current
+/// the names the model's upgrade steps retire unset (with_retired_unset), and for a model
+/// with schema versions, an upsert that inserts also writes the current
 /// version (`$setOnInsert`), or every read would take the new document for the oldest
 /// version and run the steps over the current shape.
 template <class T>
 Document update_as_sent(const Update<T>& typed, const Filter<T>& filter, bool upsert) {
   Document update = update_to_send(typed, filter, upsert);
   if constexpr (has_schema_versions<T>) {
+    if (!retired_names<T>().empty()) update = with_retired_unset(update.get(), retired_names<T>());
     if (upsert) return with_version_on_insert(update.get(), metadata_t<T>::schema.current);
   }
   return update;
@@ -292,7 +321,10 @@ class BulkWrite {
   }
   /// For a model with schema versions, a document of a newer version is not replaced (nor
   /// counted as matched): a replace by an older release would downgrade it.
+  /// Older documents its filter can reach are upgraded first, when execute() runs, as
+  /// Collection::replace_one does.
   BulkWrite& replace_one(const Filter<T>& filter, const T& replacement, const ReplaceOptions<T>& options = {}) {
+    if constexpr (detail::has_pending_steps<T>()) to_upgrade_.push_back(filter);
     return push(detail::keeps_unknown_fields<T> ? detail::BulkOperation::Kind::replace_one
                                                 : detail::BulkOperation::Kind::update_one,
                 detail::replace_filter<T>(filter.bson()), detail::replacement_of(replacement), statement(options));
@@ -711,6 +743,9 @@ class Collection {
     if constexpr (!has_schema_versions<T>) {
       return update_in(session, detail::replace_kind<T>, filter.bson(), update, options);
     } else {
+      // An older document is upgraded first (its consumed fields unset), as before a typed
+      // update: the replace keeps the fields T does not declare, and would keep those too.
+      detail::upgrade_reachable<T>(core_, session, filter);
       const Document where = filter.bson();
       try {
         UpdateResult<id_type> result =
@@ -730,6 +765,7 @@ class Collection {
     if constexpr (!has_schema_versions<T>) {
       return modify_in(session, filter, &update, options);
     } else {
+      detail::upgrade_reachable<T>(core_, session, filter);
       const Document where = filter.bson();
       try {
         std::optional<T> result = modify_in(session, Filter<T>::raw(detail::replace_filter<T>(where)), &update, options);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace odm::detail {
 
@@ -47,7 +48,31 @@ using KeepField = bool (*)(std::string_view key);
 /// upgrade step read, a field added) makes it miss: the caller reads again and retries.
 /// std::nullopt when nothing differs. Throws odm::EncodeError when the update alone does
 /// not fit in 16 MiB, odm::UsageError when a field to change has a name no update can hold.
-std::optional<GuardedRewrite> guarded_rewrite(const bson_t* stored, const bson_t* target, KeepField keep = nullptr);
+/// `upgraded`, when given, is `stored` as the upgrade steps left it: a field of `stored` it
+/// lacks was consumed by a step (a rename's old name, a field a step dropped) and is
+/// unset whatever `keep` says, so no older reader finds it stale.
+std::optional<GuardedRewrite> guarded_rewrite(const bson_t* stored, const bson_t* target, KeepField keep = nullptr,
+                                              const bson_t* upgraded = nullptr);
+
+/// The names a model's upgrade steps retire (odm::rename_field's old names, SchemaVersions::
+/// for_each_retired_name), which no document of its current version holds.
+using RetiredNames = std::vector<std::string_view>;
+
+/// `update` (an operator document) that also `$unset`s each retired name no path of it
+/// touches (one that is a path of the update, inside one, or holds one is left out:
+/// MongoDB refuses two operators on one path), merged into its own `$unset`.
+Document with_retired_unset(const bson_t* update, const RetiredNames& retired);
+
+/// `document` without its top-level field `key`.
+Document without_field(const bson_t* document, std::string_view key);
+
+/// `{$or: [{name: {$exists: true}}, ...]}`: the documents holding a retired name.
+Document holding_any(const RetiredNames& retired);
+
+/// The guarded write that unsets the retired names `stored` holds (a document of the
+/// current version that a program still writing an old name wrote to); std::nullopt when
+/// it holds none.
+std::optional<GuardedRewrite> guarded_retire(const bson_t* stored, const RetiredNames& retired);
 
 /// `{_id: <filter's top-level _id condition, if any>, schema_version: {$not: {$gte: current}}}`:
 /// the documents below the current version a write with this filter can reach (all of

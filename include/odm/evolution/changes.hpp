@@ -195,8 +195,10 @@ class Tracked {
     for (int attempt = 0;; ++attempt) {
       std::optional<detail::GuardedRewrite> write;
       if (older) {
+        // The fields the upgrade consumed (a rename's old name) are unset, not kept as unknown.
         write = detail::guarded_rewrite(stored.get(), target_over(stored, current, loaded_version).get(),
-                                        detail::keeps_unknown_fields<T> ? nullptr : &undeclared);
+                                        detail::keeps_unknown_fields<T> ? nullptr : &undeclared,
+                                        upgraded_of(stored).get());
       } else {
         write.emplace();
         write->filter = current_version_filter(by_id, loaded_version);
@@ -246,6 +248,14 @@ class Tracked {
       target = to_bson(bumped);
     }
     return target;
+  }
+
+  /// The stored document as the upgrade steps leave it.
+  static Document upgraded_of(const Document& stored) {
+    if constexpr (upgrades_on_read)
+      return detail::metadata_t<T>::schema.upgraded(stored.get());
+    else
+      return stored;
   }
 
   /// A stored field the model does not declare: a model without odm::Extra leaves it alone.

@@ -178,7 +178,7 @@ class Migration {
         }
       }
     }
-    const Document old = detail::old_version_filter(Schema::current);
+    const Document old = to_migrate();
     report.progress.to_do = collection_.count(Filter<T>::raw(old));
 
     pass(checkpoint, key_filter, start, report);
@@ -228,9 +228,31 @@ class Migration {
     return by_id;
   }
 
-  /// Documents not at the current version, after `last_id`.
+  /// Documents not at the current version, or holding a name the steps retire (which a
+  /// program still writing the old name put in a current document).
+  static Document to_migrate() {
+    Document old = detail::old_version_filter(Schema::current);
+    const detail::RetiredNames& retired = detail::retired_names<T>();
+    if (retired.empty()) return old;
+    Document either;
+    detail::ChildWriter all(either.get_mutable(), "$and", detail::ChildWriter::Kind::array);
+    {
+      detail::ChildWriter first(all.get(), "0");
+      {
+        detail::ChildWriter any(first.get(), "$or", detail::ChildWriter::Kind::array);
+        detail::check_append(bson_append_document(any.get(), "0", 1, old.get()));
+        detail::check_append(bson_append_document(any.get(), "1", 1, detail::holding_any(retired).get()));
+        any.close();
+      }
+      first.close();
+    }
+    all.close();
+    return either;
+  }
+
+  /// The documents to migrate after `last_id`.
   static Document selection(const std::optional<Document>& last_id) {
-    Document filter = detail::old_version_filter(Schema::current);
+    Document filter = to_migrate();
     if (last_id) detail::append_after(filter.get_mutable(), last_id->get());
     return filter;
   }
@@ -240,19 +262,20 @@ class Migration {
     for (std::int32_t attempt = 0;; ++attempt) {
       if (newer_than_model(stored.get())) return;  // a newer program saved it first: counted in `newer` at the end
       const std::int64_t version = schema.version_of(stored.get());  // throws for a hostile version
+      std::optional<detail::GuardedRewrite> rewrite;
       if (version == Schema::current) {
+        rewrite = detail::guarded_retire(stored.get(), detail::retired_names<T>());  // its retired names unset
+      } else {
+        Document upgraded = schema.upgraded(stored.get());
+        (void)from_bson<T>(upgraded);  // what is written must read as the model: else DecodeError, nothing written
+        rewrite = detail::guarded_rewrite(stored.get(), upgraded.get());
+      }
+      if (!rewrite) {  // a current document without retired names (an older one always differs)
         ++report.already_current;
         return;
       }
-      Document upgraded = schema.upgraded(stored.get());
-      (void)from_bson<T>(upgraded);  // what is written must read as the model: else DecodeError, nothing written
       if (dry_run_) {
         ++report.migrated;
-        return;
-      }
-      std::optional<detail::GuardedRewrite> rewrite = detail::guarded_rewrite(stored.get(), upgraded.get());
-      if (!rewrite) {  // nothing differs (not reached: the stored version always does)
-        ++report.already_current;
         return;
       }
       const auto result =

@@ -23,6 +23,10 @@
 //
 //   static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(odm::rename_field("hits", "visits")));
 //
+// "hits" is then retired: every write of the contract release also unsets it (the expand
+// release, while it still runs, writes it back), and its Migration cleans current
+// documents holding it. Several renames in one step: odm::chain(rename_field(...), ...).
+//
 // The option states two facts of the open member option vocabulary (odm/model/model.hpp),
 // which the codec and the collection read from any option that states them:
 //   previous_name          another name the member's value is stored under
@@ -71,6 +75,12 @@ struct RenameField {
   std::string_view from;
   std::string_view to;
   Document operator()(const Document& document) const;
+  /// The name this step retires: no document of the current version holds it, so every
+  /// write of the model unsets it (odm/evolution/versions.hpp).
+  template <class Fn>
+  constexpr void for_each_retired_name(Fn&& fn) const {
+    fn(from);
+  }
 };
 
 namespace detail {

@@ -123,11 +123,51 @@ constexpr void check_step() {
 
 }  // namespace detail
 
+/// Document steps applied in turn as one step (each a callable
+/// `odm::Document f(const odm::Document&)`): odm::upgrade<1>(odm::chain(odm::rename_field("hits", "visits"),
+/// odm::rename_field("items", "lines"))). The names its steps retire are the chain's.
+template <class... Steps>
+struct Chain {
+  std::tuple<Steps...> steps;
+  Document operator()(const Document& document) const {
+    Document current = Document::copy_of(document.get());
+    std::apply([&](const auto&... step) { ((current = step(current)), ...); }, steps);
+    return current;
+  }
+  template <class Fn>
+  constexpr void for_each_retired_name(Fn&& fn) const {
+    std::apply(
+        [&](const auto&... step) {
+          (
+              [&] {
+                if constexpr (requires { step.for_each_retired_name(fn); }) step.for_each_retired_name(fn);
+              }(),
+              ...);
+        },
+        steps);
+  }
+};
+template <class... Steps>
+constexpr Chain<Steps...> chain(Steps... steps) {
+  static_assert(sizeof...(Steps) > 0 && (detail::document_step<Steps> && ...),
+                "odm::chain: each step is a callable `odm::Document f(const odm::Document&)`");
+  return {std::tuple<Steps...>(steps...)};
+}
+
 /// One step: documents at version `From` become version `From + 1` (see the top of this file).
+/// A step that renames fields away with odm::rename_field (alone or in an odm::chain)
+/// retires their old names: a document of the current version never holds one, so every
+/// write of the model also unsets them (a program still writing the old name beside the
+/// contract release, the expand release, leaves them behind; see the README's renames).
 template <std::int32_t From, class Fn>
 struct Upgrade {
   static constexpr std::int32_t from = From;
   Fn fn;
+
+  template <class F>
+  constexpr void for_each_retired_name(F&& f) const {
+    if constexpr (requires { fn.for_each_retired_name(f); }) fn.for_each_retired_name(f);
+  }
 
   /// Applies the step to `document` (without its version field).
   Document apply(const Document& document) const {
@@ -184,6 +224,12 @@ struct SchemaVersions {
     SchemaVersions copy = *this;
     copy.reads_newer = true;
     return copy;
+  }
+
+  /// Calls fn(name) for each stored name the steps retire (see Upgrade).
+  template <class Fn>
+  constexpr void for_each_retired_name(Fn&& fn) const {
+    std::apply([&](const auto&... step) { (step.for_each_retired_name(fn), ...); }, steps);
   }
 
   /// The version of a stored document (`oldest` when it has none). Throws
