@@ -80,10 +80,21 @@ StageList::StageList(const StageList& other) : length_(other.length_), count_(ot
   std::memcpy(data_, other.data_, other.length_);
 }
 
-StageList::StageList(StageList&& other) noexcept : length_(other.length_), count_(other.count_) {
+StageList& StageList::operator=(StageList&& other) noexcept {
+  if (this == &other) return *this;
+  if (data_ != inline_) std::free(data_);
+  take(other);
+  return *this;
+}
+
+void StageList::take(StageList& other) noexcept {
+  length_ = other.length_;
+  count_ = other.count_;
   if (other.data_ == other.inline_) {
+    data_ = inline_;
+    capacity_ = inline_capacity;
     std::memcpy(inline_, other.inline_, length_);
-  } else {
+  } else {  // the heap buffer changes hands
     data_ = std::exchange(other.data_, other.inline_);
     capacity_ = std::exchange(other.capacity_, inline_capacity);
   }
@@ -166,7 +177,12 @@ StageList::Stage::Stage(StageList& list) : list_(list), start_(list.length_) {
   char buffer[16];
   const char* key = nullptr;
   const std::size_t length = bson_uint32_to_string(list_.count_, &key, buffer, sizeof buffer);
-  document_ = list_.open(document, std::string_view(key, length));
+  try {
+    document_ = list_.open(document, std::string_view(key, length));
+  } catch (...) {  // no room: the destructor does not run, so put the terminator back here
+    list_.truncate(start_);
+    throw;
+  }
 }
 
 void StageList::Stage::commit() {

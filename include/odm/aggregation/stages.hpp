@@ -55,9 +55,12 @@ class StageList {
 
   StageList() noexcept { std::memcpy(data_, empty_array, sizeof empty_array); }
   StageList(const StageList& other);
-  StageList(StageList&& other) noexcept;
-  StageList& operator=(const StageList&) = delete;
-  StageList& operator=(StageList&&) = delete;
+  StageList(StageList&& other) noexcept { take(other); }
+  StageList& operator=(const StageList& other) {
+    if (this != &other) *this = StageList(other);
+    return *this;
+  }
+  StageList& operator=(StageList&& other) noexcept;
   ~StageList() {
     if (data_ != inline_) std::free(data_);
   }
@@ -163,6 +166,8 @@ class StageList {
     if (size != 0) std::memcpy(out, value, size);
   }
   void truncate(std::uint32_t length) noexcept;
+  /// Takes other's stages (copying inline bytes, taking a heap buffer); other becomes empty.
+  void take(StageList& other) noexcept;
 
   std::uint8_t* data_ = inline_;
   std::uint32_t length_ = sizeof empty_array;
