@@ -3,8 +3,14 @@
 #include <odm/aggregation/group.hpp>
 #include <odm/aggregation/pipeline.hpp>
 
+#include <odm/model/direction.hpp>
+
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <string>
+#include <utility>
 
 namespace odm::detail {
 
@@ -16,8 +22,8 @@ void append_utf8(bson_t* out, std::string_view key, std::string_view value) {
   check_append(bson_append_utf8(out, key.data(), key_length(key), value.data(), key_length(value)));
 }
 
-/// Appends `key: "$a.b"`, composed on the stack when it is short (it nearly always is).
-void append_field_reference(bson_t* out, std::string_view key, const PathNames& names) {
+/// Writes `key: "$a.b"` straight into the stage.
+void put_field_reference(StageList& out, std::string_view key, const PathNames& names) {
   if (!names.previous_root.empty()) {
     // A member renamed in its expand phase: the old name's value where the document has
     // it, else the new name's (a null under the old name reads the new one's here).
@@ -26,29 +32,23 @@ void append_field_reference(bson_t* out, std::string_view key, const PathNames& 
     previous.previous_root = {};
     PathNames current = names;
     current.previous_root = {};
-    ChildWriter either(out, key);
-    ChildWriter arguments(either.get(), "$ifNull", ChildWriter::Kind::array);
-    append_field_reference(arguments.get(), "0", previous);
-    append_field_reference(arguments.get(), "1", current);
-    arguments.close();
-    either.close();
+    const std::uint32_t either = out.open(StageList::document, key);
+    const std::uint32_t arguments = out.open(StageList::array, "$ifNull");
+    put_field_reference(out, "0", previous);
+    put_field_reference(out, "1", current);
+    out.close(arguments);
+    out.close(either);
     return;
   }
-  char buffer[128];
-  std::size_t length = 0;
-  const auto put = [&](std::string_view text) {
-    if (length + text.size() <= sizeof buffer) text.copy(buffer + length, text.size());
-    length += text.size();
-  };
-  put("$");
+  std::size_t size = names.depth;  // "$" and the dots between the names
+  for (std::size_t i = 0; i < names.depth; ++i) size += names.names[i].size();
+  char* text = out.put_utf8_uninitialized(key, size);
+  *text++ = '$';
   for (std::size_t i = 0; i < names.depth; ++i) {
-    if (i > 0) put(".");
-    put(names.names[i]);
+    if (i > 0) *text++ = '.';
+    std::memcpy(text, names.names[i].data(), names.names[i].size());
+    text += names.names[i].size();
   }
-  if (length <= sizeof buffer)
-    append_utf8(out, key, std::string_view(buffer, length));
-  else
-    append_utf8(out, key, field_reference(names));
 }
 
 }  // namespace
@@ -87,20 +87,164 @@ std::string_view operator_name(agg::Accumulate op) {
 
 }  // namespace
 
+StageList::StageList(const StageList& other) : length_(other.length_), count_(other.count_) {
+  if (other.length_ > inline_capacity) {
+    data_ = static_cast<std::uint8_t*>(std::malloc(other.length_));
+    if (data_ == nullptr) {
+      data_ = inline_;  // the destructor does not run: nothing to free
+      throw std::bad_alloc();
+    }
+    capacity_ = other.length_;
+  }
+  std::memcpy(data_, other.data_, other.length_);
+}
+
+StageList& StageList::operator=(StageList&& other) noexcept {
+  if (this == &other) return *this;
+  if (data_ != inline_) std::free(data_);
+  take(other);
+  return *this;
+}
+
+void StageList::take(StageList& other) noexcept {
+  length_ = other.length_;
+  count_ = other.count_;
+  if (other.data_ == other.inline_) {
+    data_ = inline_;
+    capacity_ = inline_capacity;
+    std::memcpy(inline_, other.inline_, length_);
+  } else {  // the heap buffer changes hands
+    data_ = std::exchange(other.data_, other.inline_);
+    capacity_ = std::exchange(other.capacity_, inline_capacity);
+  }
+  std::memcpy(other.inline_, empty_array, sizeof empty_array);
+  other.length_ = sizeof empty_array;
+  other.count_ = 0;
+}
+
+void StageList::reserve(std::size_t more) {
+  constexpr std::size_t max_size = static_cast<std::size_t>(INT32_MAX);  // a BSON length is an int32
+  const std::size_t needed = std::size_t{length_} + more;
+  if (needed > max_size) throw EncodeError("document exceeds the maximum BSON size");
+  const std::size_t capacity = std::min(std::max(needed, std::size_t{capacity_} * 2), max_size);
+  if (data_ == inline_) {
+    auto* heap = static_cast<std::uint8_t*>(std::malloc(capacity));
+    if (heap == nullptr) throw std::bad_alloc();
+    std::memcpy(heap, inline_, length_);
+    data_ = heap;
+  } else {
+    auto* heap = static_cast<std::uint8_t*>(std::realloc(data_, capacity));
+    if (heap == nullptr) throw std::bad_alloc();
+    data_ = heap;
+  }
+  capacity_ = static_cast<std::uint32_t>(capacity);
+}
+
+namespace {
+void put_le32(std::uint8_t* at, std::uint32_t value) {
+  const std::uint32_t bytes = BSON_UINT32_TO_LE(value);
+  std::memcpy(at, &bytes, sizeof bytes);
+}
+}  // namespace
+
+std::uint8_t* StageList::put_key(Type type, std::string_view key, std::size_t value_size) {
+  std::uint8_t* out = grow(1 + key.size() + 1 + value_size);
+  *out++ = type;
+  std::memcpy(out, key.data(), key.size());
+  out += key.size();
+  *out++ = 0;
+  return out;
+}
+
+char* StageList::put_utf8_uninitialized(std::string_view key, std::size_t size) {
+  std::uint8_t* out = put_key(utf8, key, 4 + size + 1);
+  put_le32(out, static_cast<std::uint32_t>(size + 1));  // the length counts the terminating NUL
+  out[4 + size] = 0;
+  return reinterpret_cast<char*>(out + 4);
+}
+
+void StageList::put_decimal128(std::string_view key, const bson_decimal128_t& value) {
+  std::uint8_t* out = put_key(decimal128, key, 16);
+  const std::uint64_t low = BSON_UINT64_TO_LE(value.low);
+  const std::uint64_t high = BSON_UINT64_TO_LE(value.high);
+  std::memcpy(out, &low, 8);
+  std::memcpy(out + 8, &high, 8);
+}
+
+void StageList::put_embedded(Type type, std::string_view key, const bson_t* value) {
+  std::uint8_t* out = put_key(type, key, value->len);
+  std::memcpy(out, bson_get_data(value), value->len);
+}
+
+std::uint32_t StageList::open(Type type, std::string_view key) {
+  put_key(type, key, 4);
+  return length_ - 4;
+}
+
+void StageList::close(std::uint32_t offset) {
+  *grow(1) = 0;
+  put_le32(data_ + offset, length_ - offset);
+}
+
+void StageList::truncate(std::uint32_t length) noexcept {
+  length_ = length;
+  data_[length - 1] = 0;  // the array's terminator, which the stage had begun to overwrite
+}
+
+StageList::Stage::Stage(StageList& list) : list_(list), start_(list.length_) {
+  --list_.length_;  // the stage goes where the array's terminator was
+  char buffer[16];
+  const char* key = nullptr;
+  const std::size_t length = bson_uint32_to_string(list_.count_, &key, buffer, sizeof buffer);
+  try {
+    document_ = list_.open(document, std::string_view(key, length));
+  } catch (...) {  // no room: the destructor does not run, so put the terminator back here
+    list_.truncate(start_);
+    throw;
+  }
+}
+
+void StageList::Stage::commit() {
+  list_.close(document_);
+  *list_.grow(1) = 0;
+  put_le32(list_.data_, list_.length_);
+  ++list_.count_;
+  committed_ = true;
+}
+
+void StageList::add_stage_document(const bson_t* stage) {
+  const std::uint32_t start = length_;
+  try {
+    --length_;
+    char buffer[16];
+    const char* key = nullptr;
+    const std::size_t length = bson_uint32_to_string(count_, &key, buffer, sizeof buffer);
+    put_embedded(document, std::string_view(key, length), stage);
+    *grow(1) = 0;
+  } catch (...) {
+    truncate(start);
+    throw;
+  }
+  put_le32(data_, length_);
+  ++count_;
+}
+
 void StageList::add_document(std::string_view op, const bson_t* document) {
-  add(op, [&](bson_t* stage, std::string_view key) {
-    check_append(bson_append_document(stage, key.data(), key_length(key), document));
-  });
+  Stage stage(*this);
+  put_embedded(StageList::document, op, document);
+  stage.commit();
 }
 
 void StageList::add_int64(std::string_view op, std::int64_t value) {
-  add(op, [&](bson_t* stage, std::string_view key) {
-    check_append(bson_append_int64(stage, key.data(), key_length(key), value));
-  });
+  Stage stage(*this);
+  put_int64(op, value);
+  stage.commit();
 }
 
 void StageList::add_string(std::string_view op, std::string_view value) {
-  add(op, [&](bson_t* stage, std::string_view key) { append_utf8(stage, key, value); });
+  Stage stage(*this);
+  put_utf8(op, value);
+  stage.commit();
 }
 
 void StageList::add_raw(const Document& stage) {
@@ -109,76 +253,76 @@ void StageList::add_raw(const Document& stage) {
       bson_iter_next(&it))
     throw ValueError("odm: a stage written by hand is a document with one field named after the stage ($bucket, "
                      "...), not " + stage.to_json());
-  char buffer[16];
-  const char* key = nullptr;
-  const std::size_t length = bson_uint32_to_string(count_, &key, buffer, sizeof buffer);
-  check_append(bson_append_document(stages_.get_mutable(), key, static_cast<int>(length), stage.get()));
-  ++count_;
+  add_stage_document(stage.get());
 }
 
-void append_group_key(bson_t* group, const PathNames* single, std::span<const KeyField> parts) {
+void append_group_key(StageList& group, const PathNames* single, std::span<const KeyField> parts) {
   if (single != nullptr) {
-    append_field_reference(group, "_id", *single);
+    put_field_reference(group, "_id", *single);
   } else if (!parts.empty()) {
-    ChildWriter key(group, "_id");
-    for (const KeyField& part : parts) append_field_reference(key.get(), part.name, part.source);
-    key.close();
+    const std::uint32_t key = group.open(StageList::document, "_id");
+    for (const KeyField& part : parts) put_field_reference(group, part.name, part.source);
+    group.close(key);
   } else {
-    check_append(bson_append_null(group, "_id", 3));
+    group.put_null("_id");
   }
 }
 
-void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op, const PathNames& source,
+void append_accumulator(StageList& group, std::string_view into, agg::Accumulate op, const PathNames& source,
                         SumZero zero) {
-  ChildWriter accumulator(group, into);
+  const std::uint32_t accumulator = group.open(StageList::document, into);
   const std::string_view name = operator_name(op);
   if (op == agg::Accumulate::count) {
-    check_append(bson_append_int32(accumulator.get(), name.data(), key_length(name), 1));
+    group.put_int32(name, 1);
   } else if (op == agg::Accumulate::sum && zero != SumZero::none) {
     // {$sum: {$ifNull: ["$f", zero]}}: see SumZero.
-    ChildWriter value(accumulator.get(), name);
-    ChildWriter arguments(value.get(), "$ifNull", ChildWriter::Kind::array);
-    append_field_reference(arguments.get(), "0", source);
+    const std::uint32_t value = group.open(StageList::document, name);
+    const std::uint32_t arguments = group.open(StageList::array, "$ifNull");
+    put_field_reference(group, "0", source);
     switch (zero) {
-      case SumZero::int64: check_append(bson_append_int64(arguments.get(), "1", 1, 0)); break;
-      case SumZero::float64: check_append(bson_append_double(arguments.get(), "1", 1, 0.0)); break;
+      case SumZero::int64: group.put_int64("1", 0); break;
+      case SumZero::float64: group.put_double("1", 0.0); break;
       default: {
         bson_decimal128_t decimal_zero;  // 0E0: the coefficient 0 at the biased exponent 6176
         decimal_zero.high = std::uint64_t{6176} << 49;
         decimal_zero.low = 0;
-        check_append(bson_append_decimal128(arguments.get(), "1", 1, &decimal_zero));
+        group.put_decimal128("1", decimal_zero);
       }
     }
-    arguments.close();
-    value.close();
+    group.close(arguments);
+    group.close(value);
   } else {
-    append_field_reference(accumulator.get(), name, source);
+    put_field_reference(group, name, source);
   }
-  accumulator.close();
+  group.close(accumulator);
+}
+
+void append_sort(StageList& stages, const SortExpr& sort) {
+  if (sort.opaque) {
+    stages.add_document("$sort", sort.opaque->get());
+    return;
+  }
+  stages.write_stage("$sort", [&](StageList& keys) {
+    for (const auto& [path, direction] : sort.keys) keys.put_int32(path, direction_value(direction));
+  });
 }
 
 void append_unwind(StageList& stages, std::string_view path, std::string_view index, bool preserve) {
-  char buffer[128];
-  std::string long_reference;
-  std::string_view reference;
-  if (path.size() + 1 <= sizeof buffer) {
-    buffer[0] = '$';
-    path.copy(buffer + 1, path.size());
-    reference = std::string_view(buffer, path.size() + 1);
-  } else {
-    long_reference = "$" + std::string(path);
-    reference = long_reference;
-  }
+  const auto put_reference = [&](StageList& out, std::string_view key) {
+    char* text = out.put_utf8_uninitialized(key, path.size() + 1);
+    text[0] = '$';
+    std::memcpy(text + 1, path.data(), path.size());
+  };
   if (index.empty() && !preserve) {
-    stages.add_string("$unwind", reference);
+    StageList::Stage stage(stages);
+    put_reference(stages, "$unwind");
+    stage.commit();
     return;
   }
-  stages.add("$unwind", [&](bson_t* stage, std::string_view op) {
-    ChildWriter body(stage, op);
-    append_utf8(body.get(), "path", reference);
-    if (!index.empty()) append_utf8(body.get(), "includeArrayIndex", index);
-    if (preserve) check_append(bson_append_bool(body.get(), "preserveNullAndEmptyArrays", 26, true));
-    body.close();
+  stages.write_stage("$unwind", [&](StageList& body) {
+    put_reference(body, "path");
+    if (!index.empty()) body.put_utf8("includeArrayIndex", index);
+    if (preserve) body.put_bool("preserveNullAndEmptyArrays", true);
   });
 }
 

@@ -289,14 +289,14 @@ CursorCore CollectionCore::find(SessionState* session, const Document& filter, c
   return make_cursor("find on ", names_, client_, target, cursor);
 }
 
-CursorCore CollectionCore::aggregate(SessionState* session, const Document& pipeline, const AggregateSpec& spec) const {
+CursorCore CollectionCore::aggregate(SessionState* session, const bson_t* pipeline, const AggregateSpec& spec) const {
   OutDocument opts;
   bson_t* o = opts.get();
   Target target(*this, session, spec, o, Sends::read_write);
   if (spec.batch_size) check_append(bson_append_int32(o, "batchSize", -1, *spec.batch_size));
   if (spec.allow_disk_use) append_bool(o, "allowDiskUse", *spec.allow_disk_use);
   mongoc_cursor_t* cursor =
-      mongoc_collection_aggregate(target.collection.get(), MONGOC_QUERY_NONE, pipeline.get(), opts.if_any(), nullptr);
+      mongoc_collection_aggregate(target.collection.get(), MONGOC_QUERY_NONE, pipeline, opts.if_any(), nullptr);
   return make_cursor("aggregate on ", names_, client_, target, cursor);
 }
 

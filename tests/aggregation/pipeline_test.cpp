@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace {
 
@@ -250,6 +251,64 @@ TEST(PipelineTest, BuildingFromAnLvalueCopies) {
   expect_stages(matched, R"([{"$match": {"status": "paid"}}])");
   expect_stages(a, R"([{"$match": {"status": "paid"}}, {"$limit": {"$numberLong": "1"}}])");
   expect_stages(b, R"([{"$match": {"status": "paid"}}, {"$skip": {"$numberLong": "1"}}])");
+}
+
+// A pipeline outgrows the room it has inline (odm::detail::StageList): its bytes stay
+// the array MongoDB reads, through copies, moves and assignments.
+TEST(PipelineTest, LongPipelinesKeepTheirStagesThroughCopiesAndMoves) {
+  auto pipeline = odm::pipeline<Order>().match(field(&Order::status) == "paid");
+  std::string expected = R"([{"$match": {"status": "paid"}})";
+  for (int i = 0; i < 60; ++i) {  // about 1.4 KiB of stages
+    pipeline = std::move(pipeline).skip(i);
+    expected += R"(, {"$skip": {"$numberLong": ")" + std::to_string(i) + "\"}}";
+  }
+  const std::string long_stages = expected + "]";
+  EXPECT_EQ(pipeline.size(), 61u);
+  expect_stages(pipeline, long_stages);
+
+  const auto copy = pipeline;  // copies the heap buffer
+  const auto longer = copy.limit(7);
+  expect_stages(copy, long_stages);
+  expect_stages(longer, expected + R"(, {"$limit": {"$numberLong": "7"}}])");
+
+  auto moved = std::move(pipeline);  // takes the heap buffer
+  expect_stages(moved, long_stages);
+  EXPECT_EQ(pipeline.size(), 0u);  // NOLINT(bugprone-use-after-move): a moved-from pipeline is empty
+  expect_stages(pipeline, "[]");
+
+  // A short pipeline assigned over a long one, and the other way round.
+  auto short_one = odm::pipeline<Order>().limit(3);
+  moved = short_one;
+  expect_stages(moved, R"([{"$limit": {"$numberLong": "3"}}])");
+  short_one = copy;
+  expect_stages(short_one, long_stages);
+
+  // What bson() copies and what bson_view() shows are the same bytes.
+  const odm::Document copied = copy.bson();
+  EXPECT_EQ(copied.size(), copy.bson_view().get()->len);
+  EXPECT_TRUE(bson_equal(copied.get(), copy.bson_view().get()));
+}
+
+// A stage that fails half written is taken back whole: the stages before it stay a valid
+// array, and the next stage is numbered as if it had never been begun.
+TEST(PipelineTest, AStageThatFailsWhileWrittenIsTakenBack) {
+  odm::detail::StageList stages;
+  stages.add_int64("$limit", 5);
+  EXPECT_THROW(stages.write_stage("$group",
+                                  [](odm::detail::StageList& group) {
+                                    group.put_null("_id");
+                                    group.put_utf8("n", "half written");
+                                    throw odm::ValueError("failed while writing");
+                                  }),
+               odm::ValueError);
+  EXPECT_EQ(stages.size(), 1u);
+  stages.add_string("$count", "n");
+  const odm::detail::BsonView view(stages.data(), stages.length());
+  odm::Document wrapped;
+  EXPECT_TRUE(bson_append_array(wrapped.get_mutable(), "stages", 6, view.get()));
+  EXPECT_EQ(wrapped.to_canonical_json(),
+            odm::Document::from_json(R"({"stages": [{"$limit": {"$numberLong": "5"}}, {"$count": "n"}]})")
+                .to_canonical_json());
 }
 
 }  // namespace

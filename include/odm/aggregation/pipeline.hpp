@@ -39,6 +39,7 @@
 
 #include <odm/aggregation/group.hpp>
 #include <odm/aggregation/joined.hpp>
+#include <odm/aggregation/stages.hpp>
 #include <odm/bson/codec.hpp>
 #include <odm/bson/document.hpp>
 #include <odm/bson/kind.hpp>
@@ -60,38 +61,6 @@
 
 namespace odm {
 namespace detail {
-
-/// The stages of a pipeline, written one after the other into one BSON array.
-class StageList {
- public:
-  /// Room for a typical pipeline from the start (no regrowth while the stages are added).
-  StageList() : stages_(Document::adopt(bson_sized_new(512))) {}
-
-  const Document& array() const noexcept { return stages_; }
-  std::uint32_t size() const noexcept { return count_; }
-
-  /// Appends the stage `{op: ...}`; write(stage, op) appends its one element.
-  template <class Write>
-  void add(std::string_view op, Write&& write) {
-    char buffer[16];
-    const char* key = nullptr;
-    const std::size_t length = bson_uint32_to_string(count_, &key, buffer, sizeof buffer);
-    ChildWriter stage(stages_.get_mutable(), std::string_view(key, length));
-    write(stage.get(), op);
-    stage.close();
-    ++count_;
-  }
-  /// `{op: document}`, `{op: n}`, `{op: "text"}`.
-  void add_document(std::string_view op, const bson_t* document);
-  void add_int64(std::string_view op, std::int64_t value);
-  void add_string(std::string_view op, std::string_view value);
-  /// A stage written by hand: one field whose name starts with `$` (else odm::ValueError).
-  void add_raw(const Document& stage);
-
- private:
-  Document stages_;
-  std::uint32_t count_ = 0;
-};
 
 /// The type of one element of an array member (void if it is not an array): a joined
 /// document of a $lookup stays a top-level document of its model (odm::JoinedOne).
@@ -203,9 +172,11 @@ consteval void check_group() {
 }
 
 /// Writes `{_id: key, member: {$op: "$f"}, ...}` into the open $group stage document.
-void append_group_key(bson_t* group, const PathNames* single, std::span<const KeyField> parts);
-void append_accumulator(bson_t* group, std::string_view into, agg::Accumulate op, const PathNames& source,
+void append_group_key(StageList& group, const PathNames* single, std::span<const KeyField> parts);
+void append_accumulator(StageList& group, std::string_view into, agg::Accumulate op, const PathNames& source,
                         SumZero zero);
+/// `{$sort: {path: 1 | -1, ...}}` (a sort written by hand as it is).
+void append_sort(StageList& stages, const SortExpr& sort);
 /// `{$unwind: "$path"}`, or with an index member or preserving, the document form.
 void append_unwind(StageList& stages, std::string_view path, std::string_view index, bool preserve);
 /// Throws odm::ValueError unless the key (`single`, or one of `parts`) holds the currency
@@ -238,8 +209,11 @@ class Pipeline {
   using input_type = In;
   using output_type = Out;
 
-  /// The stages as the aggregate command takes them: an array of documents.
-  const Document& bson() const noexcept { return stages_.array(); }
+  /// The stages as the aggregate command takes them: an array of documents (a copy).
+  Document bson() const { return Document::copy_of(bson_view().get()); }
+  /// The same without a copy (what aggregate sends): valid while this pipeline lives and
+  /// no stage is added to it.
+  detail::BsonView bson_view() const noexcept { return {stages_.data(), stages_.length()}; }
   std::uint32_t size() const noexcept { return stages_.size(); }
 
   /// `{$match: filter}`, a filter over what this stage receives.
@@ -248,11 +222,9 @@ class Pipeline {
     static_assert(std::is_same_v<S, Out>,
                   "odm: this $match filters another struct than the documents this stage receives (the output of "
                   "the stage before); build the filter from that struct's members");
-    stages_.add("$match", [&](bson_t* stage, std::string_view op) {
-      detail::ChildWriter body(stage, op);
-      detail::append_filter(body.get(), detail::QueryAccess::expression(filter));
-      body.close();
-    });
+    detail::ScratchBson body;
+    detail::append_filter(body.get(), detail::QueryAccess::expression(filter));
+    stages_.add_document("$match", body.get());
     return std::move(*this);
   }
   template <class S>
@@ -269,11 +241,7 @@ class Pipeline {
                   "the stage before); build the sort from that struct's members");
     const detail::SortExpr& keys = detail::QueryAccess::expression(sort);
     if (keys.empty()) throw ValueError("odm: a $sort stage needs at least one key");
-    stages_.add("$sort", [&](bson_t* stage, std::string_view op) {
-      detail::ChildWriter body(stage, op);
-      keys.write_into(body.get());
-      body.close();
-    });
+    detail::append_sort(stages_, keys);
     return std::move(*this);
   }
   template <class S>
@@ -505,14 +473,12 @@ class Pipeline {
   template <class... Acc>
   void write_group(const detail::PathNames* single, std::span<const detail::KeyField> parts,
                    const Acc&... accumulators) {
-    stages_.add("$group", [&](bson_t* stage, std::string_view op) {
-      detail::ChildWriter group(stage, op);
-      detail::append_group_key(group.get(), single, parts);
-      (detail::append_accumulator(group.get(), stored_names<detail::into_model_t<Acc::into>>[detail::member_index(Acc::into)],
+    stages_.write_stage("$group", [&](detail::StageList& group) {
+      detail::append_group_key(group, single, parts);
+      (detail::append_accumulator(group, stored_names<detail::into_model_t<Acc::into>>[detail::member_index(Acc::into)],
                                   accumulators.op, accumulators.source,
                                   detail::sum_zero<detail::into_type_t<Acc::into>>),
        ...);
-      group.close();
     });
   }
 
@@ -601,7 +567,7 @@ Facet<Into, In, Out> facet(const Pipeline<In, Out>& sub) {
   static_assert(std::is_member_object_pointer_v<decltype(Into)>,
                 "odm: a facet names the member of the $facet's output struct it fills: "
                 "odm::agg::facet<&Result::member>(odm::pipeline<Input>()...)");
-  return {Document(sub.bson())};
+  return {sub.bson()};
 }
 
 }  // namespace agg

@@ -59,7 +59,7 @@ template <class P>
 concept typed_pipeline = requires(const P& pipeline) {
   typename P::input_type;
   typename P::output_type;
-  { pipeline.bson() } -> std::same_as<const Document&>;
+  pipeline.bson_view().get();  // the stages as a const bson_t*, sent without a copy
 };
 
 /// Reads the value of `{_id: value}`.
@@ -486,13 +486,13 @@ class Collection {
   /// Runs an aggregation pipeline (raw BSON stages) and decodes each result as R.
   template <cursor_value R = Document>
   Cursor<R> aggregate(const std::vector<Document>& stages, const AggregateOptions<T>& options = {}) const {
-    return detail::Access::make<Cursor<R>>(core_.aggregate(nullptr, detail::make_pipeline(stages), spec(options)), core_);
+    return detail::Access::make<Cursor<R>>(core_.aggregate(nullptr, detail::make_pipeline(stages).get(), spec(options)), core_);
   }
   template <cursor_value R = Document>
   Cursor<R> aggregate(Session& session, const std::vector<Document>& stages,
                       const AggregateOptions<T>& options = {}) const {
     return detail::Access::make<Cursor<R>>(
-        core_.aggregate(detail::Access::session_state(session), detail::make_pipeline(stages), spec(options)), core_);
+        core_.aggregate(detail::Access::session_state(session), detail::make_pipeline(stages).get(), spec(options)), core_);
   }
   /// Runs a typed pipeline (odm/aggregation/pipeline.hpp) over this collection's
   /// documents; each result is read as the pipeline's last output type.
@@ -508,7 +508,7 @@ class Collection {
   /// The same with the pipeline as one BSON document: an array of stages or `{pipeline: [...]}`.
   template <cursor_value R = Document>
   Cursor<R> aggregate_raw(const Document& pipeline, const AggregateOptions<T>& options = {}) const {
-    return detail::Access::make<Cursor<R>>(core_.aggregate(nullptr, pipeline, spec(options)), core_);
+    return detail::Access::make<Cursor<R>>(core_.aggregate(nullptr, pipeline.get(), spec(options)), core_);
   }
 
   // ---- update -------------------------------------------------------------------
@@ -636,8 +636,8 @@ class Collection {
     static_assert(cursor_value<typename P::output_type>,
                   "odm: a pipeline's last stage passes on a type a cursor cannot read; end it with a stage whose "
                   "output is a plain struct (or odm::Document)");
-    return detail::Access::make<Cursor<typename P::output_type>>(core_.aggregate(session, pipeline.bson(), spec(options)),
-                                                                 core_);
+    return detail::Access::make<Cursor<typename P::output_type>>(
+        core_.aggregate(session, pipeline.bson_view().get(), spec(options)), core_);
   }
   template <class Options>
   static const auto& spec(const Options& options) noexcept {

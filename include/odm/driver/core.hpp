@@ -167,7 +167,7 @@ class CollectionCore {
                           bool checked = false) const;
   CursorCore find(SessionState* session, const Document& filter, const FindSpec& spec) const;
   /// `pipeline` is a BSON array of stages or `{pipeline: [...]}`.
-  CursorCore aggregate(SessionState* session, const Document& pipeline, const AggregateSpec& spec) const;
+  CursorCore aggregate(SessionState* session, const bson_t* pipeline, const AggregateSpec& spec) const;
   std::int64_t count(SessionState* session, const Document& filter, const CountSpec& spec) const;
   WriteOutcome update(SessionState* session, UpdateKind kind, const Document& filter, const Document& update,
                       const UpdateSpec& spec) const;

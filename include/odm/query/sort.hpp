@@ -65,6 +65,7 @@ template <class T, class... More>
   requires(std::is_same_v<SortKey<T>, More> && ...)
 Sort<T> sort(const SortKey<T>& first, const More&... more) {
   detail::SortExpr expr;
+  expr.keys.reserve(1 + sizeof...(More));
   for (const SortKey<T>* key : {&first, &more...}) detail::add_sort_key(expr.keys, key->path.dotted(), key->direction);
   return detail::QueryAccess::make<Sort<T>>(std::move(expr));
 }
