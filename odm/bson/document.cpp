@@ -208,7 +208,88 @@ void copy_renumbered(const bson_t* doc, bson_t* out, bool array) {
   }
 }
 
+/// The empty heap documents this thread keeps for detail::new_document(). Trivially
+/// destructible, so that a Document destroyed after SpareRelease ran (by a later
+/// thread_local's or a static's destructor) still finds `closed` and keeps nothing.
+struct SpareDocuments {
+  static constexpr unsigned capacity = 8;  // an operation's filter, update, values and sort fit
+  bson_t* kept[capacity];
+  unsigned count;
+  bool release_armed;
+  bool closed;
+};
+constinit thread_local SpareDocuments spares{};
+
+/// Destroys the kept documents when the thread ends.
+struct SpareRelease {
+  bool armed = false;
+  ~SpareRelease() {
+    while (spares.count > 0) bson_destroy(spares.kept[--spares.count]);
+    spares.closed = true;
+  }
+};
+thread_local SpareRelease spare_release;
+
+/// The flags of a heap document (struct and bytes freed by bson_destroy), not read-only,
+/// with no child open: from bson_new() (its bytes inside the struct) and from
+/// bson_sized_new() (its bytes on the heap, as any document has once it grew or held a
+/// child, which libbson moves out of the struct). Such a destroyed document is as good as
+/// new once emptied; any other (static, read-only, over a buffer of someone else's) is not.
+struct HeapFlags {
+  std::uint32_t bytes_inside;
+  std::uint32_t bytes_outside;
+};
+const HeapFlags& heap_flags() noexcept {
+  static const HeapFlags flags = [] {
+    bson_t* inside = bson_new();
+    bson_t* outside = bson_sized_new(256);
+    const HeapFlags read{inside->flags, outside->flags};
+    bson_destroy(outside);
+    bson_destroy(inside);
+    return read;
+  }();
+  return flags;
+}
+
+/// A document longer than this when destroyed is not kept: it keeps its buffer, which is
+/// about as large as the longest the document ever was (a document only grows while in
+/// use), so a thread keeps at most a few KiB.
+constexpr std::uint32_t max_kept_length = 1024;
+
+bool reusable(const bson_t* doc) noexcept {
+  const HeapFlags& flags = heap_flags();
+  return doc->len <= max_kept_length && (doc->flags == flags.bytes_inside || doc->flags == flags.bytes_outside);
+}
+
 }  // namespace
+
+bson_t* detail::new_document() {
+  if (spares.count > 0) return spares.kept[--spares.count];
+  return bson_new();
+}
+
+void detail::free_document(bson_t* doc) noexcept {
+  if (spares.closed || spares.count == SpareDocuments::capacity || !reusable(doc)) {
+    bson_destroy(doc);
+    return;
+  }
+  if (!spares.release_armed) {
+    spare_release.armed = true;  // constructs it in this thread, so that its destructor runs
+    spares.release_armed = true;
+  }
+  bson_reinit(doc);
+  spares.kept[spares.count++] = doc;
+}
+
+bson_t* Document::copy(const bson_t* doc) {
+  if (doc->len > max_kept_length || spares.count == 0) return bson_copy(doc);
+  bson_t* out = detail::new_document();
+  if (!bson_concat(out, doc)) {
+    bson_destroy(out);
+    return bson_copy(doc);
+  }
+  return out;
+}
 
 void detail::view_checked_bytes(std::span<const std::uint8_t> bytes, bson_t& view) {
   if (bytes.size() < 5 || bytes.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))

@@ -229,16 +229,37 @@ void CollectionCore::set_concerns(const Concerns& concerns) {
   names_ = std::make_shared<const CollectionNames>(std::move(changed));
 }
 
-Document statement_options(const UpdateSpec& spec, bool in_bulk) {
-  if (in_bulk && spec.has_command_settings())
-    throw ConfigurationError("odm: a write of a bulk write takes only upsert, array_filters, hint and collation; set "
-                             "the comment and write concern on the bulk write (BulkWriteOptions)");
+namespace {
+/// Refuses a setting of the whole command on one write of a bulk write; `takes` says what
+/// that write's statement does take.
+void refuse_command_settings(const CommonSpec& spec, const char* takes) {
+  if (spec.has_command_settings())
+    throw ConfigurationError(std::string("odm: ") + takes +
+                             "; set the comment, time limit and write concern on the bulk write (BulkWriteOptions)");
+}
+
+/// The hint and collation a statement shares with its command's other statements' kinds.
+void append_statement_settings(bson_t* opts, const CommonSpec& spec) {
+  if (!spec.hint.empty()) check_append(bson_concat(opts, spec.hint.get()));
+  if (spec.collation) append_collation(opts, *spec.collation);
+}
+}  // namespace
+
+Document statement_options(const UpdateSpec& spec) {
+  refuse_command_settings(spec, "an update or replace of a bulk write takes only upsert, array_filters, hint and "
+                                "collation");
   Document opts;
   bson_t* o = opts.get_mutable();
   if (spec.upsert) append_bool(o, "upsert", true);
   if (!spec.array_filters.empty()) append_documents(o, "arrayFilters", spec.array_filters);
-  if (!spec.hint.empty()) check_append(bson_concat(o, spec.hint.get()));
-  if (spec.collation) append_collation(o, *spec.collation);
+  append_statement_settings(o, spec);
+  return opts;
+}
+
+Document statement_options(const DeleteSpec& spec) {
+  refuse_command_settings(spec, "a delete of a bulk write takes only hint and collation");
+  Document opts;
+  append_statement_settings(opts.get_mutable(), spec);
   return opts;
 }
 
@@ -408,7 +429,7 @@ CommandKind command_of(BulkOperation::Kind kind) {
 std::size_t wire_size(const BulkOperation& op) {
   constexpr std::size_t statement_keys = 64;
   if (op.kind == BulkOperation::Kind::insert_one) return op.first.get()->len;
-  return op.first.get()->len + op.second.get()->len + statement_keys;
+  return op.first.get()->len + op.second.get()->len + op.options.get()->len + statement_keys;
 }
 
 /// The most writes and bytes odm puts in one command, from the hello of the server the
@@ -460,26 +481,26 @@ std::vector<Segment> make_segments(mongoc_collection_t* collection, const std::v
     }
     bytes += size;
     mongoc_bulk_operation_t* bulk = segments.back().bulk.get();
-    const bson_t* update_opts = op.options.empty() ? nullptr : op.options.get();
+    const bson_t* statement_opts = op.options.empty() ? nullptr : op.options.get();
     bool ok = false;
     switch (op.kind) {
       case BulkOperation::Kind::insert_one:
         ok = mongoc_bulk_operation_insert_with_opts(bulk, op.first.get(), nullptr, &error);
         break;
       case BulkOperation::Kind::update_one:
-        ok = mongoc_bulk_operation_update_one_with_opts(bulk, op.first.get(), op.second.get(), update_opts, &error);
+        ok = mongoc_bulk_operation_update_one_with_opts(bulk, op.first.get(), op.second.get(), statement_opts, &error);
         break;
       case BulkOperation::Kind::update_many:
-        ok = mongoc_bulk_operation_update_many_with_opts(bulk, op.first.get(), op.second.get(), update_opts, &error);
+        ok = mongoc_bulk_operation_update_many_with_opts(bulk, op.first.get(), op.second.get(), statement_opts, &error);
         break;
       case BulkOperation::Kind::replace_one:
-        ok = mongoc_bulk_operation_replace_one_with_opts(bulk, op.first.get(), op.second.get(), update_opts, &error);
+        ok = mongoc_bulk_operation_replace_one_with_opts(bulk, op.first.get(), op.second.get(), statement_opts, &error);
         break;
       case BulkOperation::Kind::delete_one:
-        ok = mongoc_bulk_operation_remove_one_with_opts(bulk, op.first.get(), nullptr, &error);
+        ok = mongoc_bulk_operation_remove_one_with_opts(bulk, op.first.get(), statement_opts, &error);
         break;
       case BulkOperation::Kind::delete_many:
-        ok = mongoc_bulk_operation_remove_many_with_opts(bulk, op.first.get(), nullptr, &error);
+        ok = mongoc_bulk_operation_remove_many_with_opts(bulk, op.first.get(), statement_opts, &error);
         break;
     }
     if (!ok) throw_error(error, nullptr, what + " (write " + std::to_string(i) + ")");

@@ -109,6 +109,14 @@ bson_iter_t operand(const Document& value) {
 
 void append_operand(bson_t* out, std::string_view key, const Document& value) {
   const bson_iter_t it = operand(value);
+  // A condition's or an update's operand is encoded under its path, the key it is written
+  // under here: then its bytes are the element, copied whole (bson_append_iter would
+  // decode and encode it again, about twice the cost).
+  bson_iter_t rest = it;
+  if (key_of(it) == key && !bson_iter_next(&rest)) {
+    check_append(bson_concat(out, value.get()));
+    return;
+  }
   check_append(bson_append_iter(out, key.data(), key_length(key), &it));
 }
 

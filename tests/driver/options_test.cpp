@@ -354,6 +354,20 @@ TEST_F(Options, EveryOptionOfEveryOperationReachesItsCommand) {
       {"bulk.replace_one.collation",
        [&](auto& c) { c.bulk_write().replace_one(one, C{1, 5, "a", {}}, odm::ReplaceOptions<C>{}.collation(simple)).execute(); },
        "update", "updates.0.collation.locale", R"("simple")"},
+      {"bulk.delete_one.hint",
+       [&](auto& c) { c.bulk_write().delete_one(one, odm::DeleteOptions<C>{}.hint("_id_")).execute(); }, "delete",
+       "deletes.0.hint", R"("_id_")"},
+      {"bulk.delete_one.collation",
+       [&](auto& c) { c.bulk_write().delete_one(one, odm::DeleteOptions<C>{}.collation(simple)).execute(); }, "delete",
+       "deletes.0.collation.locale", R"("simple")"},
+      {"bulk.delete_many.hint(keys)",
+       [&](auto& c) {
+         c.bulk_write().delete_many(one, odm::DeleteOptions<C>{}.hint(odm::sort(odm::asc(&C::id)))).execute();
+       },
+       "delete", "deletes.0.hint._id", R"({ "$numberInt" : "1" })"},
+      {"bulk.delete_many.collation",
+       [&](auto& c) { c.bulk_write().delete_many(one, odm::DeleteOptions<C>{}.collation(simple)).execute(); },
+       "delete", "deletes.0.collation.locale", R"("simple")"},
   };
   // A standalone server gets no $readPreference (server selection specification: the read
   // preference only travels to a replica set member or mongos).
@@ -392,6 +406,48 @@ TEST_F(Options, AnUnsetOptionIsNotSent) {
                               "updates.0.arrayFilters", "updates.0.upsert", "sort", "projection", "limit", "skip"})
       EXPECT_EQ(at(*command, field), "") << name << " sent " << field << ": " << command->to_json();
   }
+}
+
+TEST_F(Options, EachWriteOfABulkDeleteCarriesOnlyItsOwnOptions) {
+  auto coll = counters();
+  coll.insert_many(std::vector<Counter>{{1, 1, "a", {}}, {2, 2, "b", {}}, {3, 3, "c", {}}});
+  recorder_.clear();
+  const auto result = coll.bulk_write()
+                          .delete_one(odm::field(&Counter::id) == 1)
+                          .delete_many(odm::field(&Counter::id) == 2, odm::DeleteOptions<Counter>{}.hint("_id_"))
+                          .delete_one(odm::field(&Counter::id) == 3,
+                                      odm::DeleteOptions<Counter>{}.collation(odm::Collation("simple")))
+                          .execute();
+  EXPECT_EQ(result.deleted, 3);
+  EXPECT_EQ(coll.count(), 0);
+  const std::optional<odm::Document> command = recorder_.last("delete");
+  ASSERT_TRUE(command.has_value());
+  const std::string sent = command->to_json();
+  EXPECT_EQ(at(*command, "deletes.0.q._id"), R"({ "$numberInt" : "1" })") << sent << " (one command, in order)";
+  EXPECT_EQ(at(*command, "deletes.0.hint"), "") << sent;
+  EXPECT_EQ(at(*command, "deletes.0.collation"), "") << sent;
+  EXPECT_EQ(at(*command, "deletes.1.hint"), R"("_id_")") << sent;
+  EXPECT_EQ(at(*command, "deletes.1.collation"), "") << sent;
+  EXPECT_EQ(at(*command, "deletes.2.hint"), "") << sent;
+  EXPECT_EQ(at(*command, "deletes.2.collation.locale"), R"("simple")") << sent;
+  for (const char* field : {"comment", "maxTimeMS", "hint", "collation", "writeConcern"})
+    EXPECT_EQ(at(*command, field), "") << "the command itself sent " << field << ": " << sent;
+}
+
+TEST_F(Options, ABulkDeleteWithACaseInsensitiveCollationMatchesEveryCase) {
+  ODM_REQUIRE(collation);
+  auto coll = counters();
+  coll.insert_many(std::vector<Counter>{{1, 1, "abc", {}}, {2, 2, "ABC", {}}, {3, 3, "abd", {}}});
+  // Strength 2 compares base letters and accents, not case
+  // (https://www.mongodb.com/docs/manual/reference/collation/#collation-document).
+  const auto result = coll.bulk_write()
+                          .delete_many(odm::field(&Counter::group) == "abc",
+                                       odm::DeleteOptions<Counter>{}.collation(odm::Collation("en").strength(2)))
+                          .execute();
+  EXPECT_EQ(result.deleted, 2);
+  const auto left = coll.find().to_vector();
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left.front().id, 3);
 }
 
 // ---- levels: client < database < collection < operation -----------------------------
@@ -542,6 +598,14 @@ TEST_F(Options, AnInvalidCombinationAtAnOperationSendsNothing) {
   EXPECT_THROW(coll.bulk_write().update_one(odm::field(&Counter::id) == 1, odm::field(&Counter::value).inc(1),
                                             odm::UpdateOptions<Counter>{}.comment("per write")),
                odm::ConfigurationError);
+  EXPECT_THROW(coll.bulk_write().delete_one(odm::field(&Counter::id) == 1, odm::DeleteOptions<Counter>{}.comment("per write")),
+               odm::ConfigurationError);
+  EXPECT_THROW(coll.bulk_write().delete_many(odm::field(&Counter::id) == 1,
+                                             odm::DeleteOptions<Counter>{}.max_time(5ms)),
+               odm::ConfigurationError);
+  EXPECT_THROW(coll.bulk_write().delete_many(odm::field(&Counter::id) == 1,
+                                             odm::DeleteOptions<Counter>{}.write_concern(odm::WriteConcern::majority())),
+               odm::ConfigurationError);
   EXPECT_FALSE(recorder_.last("find").has_value());
   EXPECT_FALSE(recorder_.last("aggregate").has_value());
 }
@@ -629,6 +693,11 @@ TEST_F(Options, AHintNamingNoIndexIsRefused) {
                                odm::UpdateOptions<Counter>{}.hint("no_such_index")),
                odm::ServerError);
   EXPECT_EQ(coll.get_by_id(1).value, 1) << "a refused update changes nothing";
+  EXPECT_THROW(coll.bulk_write()
+                   .delete_one(odm::field(&Counter::id) == 1, odm::DeleteOptions<Counter>{}.hint("no_such_index"))
+                   .execute(),
+               odm::ServerError);
+  EXPECT_EQ(coll.count(), 2) << "a refused bulk delete deletes nothing";
 }
 
 // ---- dropping what is not there -------------------------------------------------------

@@ -72,6 +72,7 @@ enum class Capability {
   add_fields_replaces,      // $addFields of an expression replaces a stored sub-document of that name
   huge_skips,               // a find's skip beyond 32 bits skips that many documents
   partial_unique_indexes,   // a unique index with partialFilterExpression leaves other documents out
+  collation,                // string comparisons by a collation other than "simple" (locale, strength)
 };
 
 struct EngineGap {
@@ -83,6 +84,13 @@ struct EngineGap {
 /// Every capability an engine lacks, and why. To give an engine a capability, delete
 /// its line; a test never skips on an engine not listed here.
 inline constexpr EngineGap engine_gaps[] = {
+    {Engine::odm_test_server, Capability::collation,
+     "it compares strings only bytewise: a collation other than {locale: \"simple\"} is refused as not supported "
+     "(tests/server/odm_engine.py, check_collation)"},
+    {Engine::mongo_java_server, Capability::collation,
+     "it ignores a collation: a delete of {group: \"abc\"} with {locale: \"en\", strength: 2} removed \"abc\" "
+     "and left \"ABC\"; MongoDB compares strings by the collation, and strength 2 ignores case "
+     "(https://www.mongodb.com/docs/manual/reference/collation/#collation-document)"},
     {Engine::mongo_java_server, Capability::sessions,
      "it has no logical sessions (its hello reply has no logicalSessionTimeoutMinutes, so libmongoc starts none)"},
     {Engine::mongo_java_server, Capability::transactions, "it has no sessions, so no transactions"},

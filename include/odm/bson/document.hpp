@@ -12,6 +12,20 @@
 
 namespace odm {
 
+namespace detail {
+
+/// A new, empty heap document, as bson_new() makes (the caller may bson_destroy() it):
+/// one this thread kept from a destroyed Document when it has one. bson_new() costs about
+/// 700 instructions because libbson aligns its struct to 128 bytes (aligned_alloc, which
+/// glibc serves without its per-thread cache); the small documents of every operation (a
+/// filter's value, an update, the filter as sent) would pay it each time.
+bson_t* new_document();
+/// Destroys a heap document, or keeps it for new_document() when it is small (at most
+/// 1 KiB, so its buffer is too) and this thread keeps fewer than a few.
+void free_document(bson_t* doc) noexcept;
+
+}  // namespace detail
+
 /// An owning, immutable-by-default BSON document. It always holds a valid document
 /// (an empty one when default-constructed or moved from), frees it exactly once, and
 /// copies deeply.
@@ -23,33 +37,33 @@ class Document {
   /// Takes ownership of a heap document from `bson_new()`/`bson_copy()`.
   static Document adopt(bson_t* owned) noexcept { return Document(owned); }
   /// Copies a document someone else owns.
-  static Document copy_of(const bson_t* doc) { return Document(bson_copy(doc)); }
+  static Document copy_of(const bson_t* doc) { return Document(copy(doc)); }
   /// Copies raw BSON bytes after checking that they are a well-formed document
   /// (lengths, terminators, nesting, UTF-8 of keys and strings). Throws odm::DecodeError.
   static Document from_bytes(std::span<const std::uint8_t> bytes);
   /// Parses canonical or relaxed Extended JSON (libbson does the work). Throws odm::JsonError.
   static Document from_json(std::string_view json);
 
-  Document(const Document& other) : doc_(other.is_sentinel() ? empty_sentinel() : bson_copy(other.doc_)) {}
+  Document(const Document& other) : doc_(other.is_sentinel() ? empty_sentinel() : copy(other.doc_)) {}
   Document(Document&& other) noexcept : doc_(std::exchange(other.doc_, empty_sentinel())) {}
   Document& operator=(Document other) noexcept {
     std::swap(doc_, other.doc_);
     return *this;
   }
   ~Document() {
-    if (!is_sentinel()) bson_destroy(doc_);
+    if (!is_sentinel()) detail::free_document(doc_);
   }
 
   /// The document, for libbson and libmongoc calls. Still owned by this object.
   const bson_t* get() const noexcept { return doc_; }
   /// Mutable access for code that appends to the document (the encoder).
   bson_t* get_mutable() {
-    if (is_sentinel()) doc_ = bson_new();
+    if (is_sentinel()) doc_ = detail::new_document();
     return doc_;
   }
   /// Hands the document over; the caller must bson_destroy() it. This object becomes `{}`.
   [[nodiscard]] bson_t* release() {
-    if (is_sentinel()) return bson_new();
+    if (is_sentinel()) return detail::new_document();
     return std::exchange(doc_, empty_sentinel());
   }
 
@@ -79,6 +93,8 @@ class Document {
     return &empty;
   }
   bool is_sentinel() const noexcept { return doc_ == empty_sentinel(); }
+  /// A heap copy of `doc` (a small one into a kept document: see detail::new_document).
+  static bson_t* copy(const bson_t* doc);
   bson_t* doc_;
 };
 

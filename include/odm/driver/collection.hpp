@@ -329,9 +329,14 @@ class BulkWrite {
                                                 : detail::BulkOperation::Kind::update_one,
                 detail::replace_filter<T>(filter.bson()), detail::replacement_of(replacement), statement(options));
   }
-  BulkWrite& delete_one(const Filter<T>& filter) { return push(detail::BulkOperation::Kind::delete_one, filter.bson()); }
-  BulkWrite& delete_many(const Filter<T>& filter) {
-    return push(detail::BulkOperation::Kind::delete_many, filter.bson());
+  /// A delete's hint and collation travel with the write, as an update's do; its comment,
+  /// time limit or write concern belongs to the whole bulk write (set here, it throws
+  /// ConfigurationError).
+  BulkWrite& delete_one(const Filter<T>& filter, const DeleteOptions<T>& options = {}) {
+    return push(detail::BulkOperation::Kind::delete_one, filter.bson(), {}, statement(options));
+  }
+  BulkWrite& delete_many(const Filter<T>& filter, const DeleteOptions<T>& options = {}) {
+    return push(detail::BulkOperation::Kind::delete_many, filter.bson(), {}, statement(options));
   }
 
   std::size_t size() const noexcept { return operations_.size(); }
@@ -349,7 +354,7 @@ class BulkWrite {
 
   template <class Options>
   static Document statement(const Options& options) {
-    return detail::statement_options(detail::OptionsAccess::spec(options), true);
+    return detail::statement_options(detail::OptionsAccess::spec(options));
   }
 
   BulkWrite& push_update(detail::BulkOperation::Kind kind, const Filter<T>& filter, const Update<T>& update,

@@ -96,14 +96,15 @@ struct BulkOperation {
   Kind kind;
   Document first;    // the document to insert, or the filter
   Document second;   // the update or the replacement
-  Document options;  // of an update or replacement: upsert, arrayFilters, hint, collation
+  Document options;  // of its statement (statement_options)
 };
 
-/// The options of one update statement (upsert, arrayFilters, hint, collation), as
-/// libmongoc takes them for update_one/many, replace_one and their bulk forms. Throws
-/// ConfigurationError when `spec` holds what a bulk write's statement cannot carry and
-/// `in_bulk` is set.
-Document statement_options(const UpdateSpec& spec, bool in_bulk);
+/// The options of one write of a bulk write, which travel in its statement: an update's or
+/// replacement's upsert, arrayFilters, hint and collation; a delete's hint and collation.
+/// Throws ConfigurationError when `spec` holds a setting of the whole command (comment,
+/// time limit, write concern), which belongs to BulkWriteOptions.
+Document statement_options(const UpdateSpec& spec);
+Document statement_options(const DeleteSpec& spec);
 
 /// What became of a bulk write (insert_many() is a bulk write of inserts).
 struct BulkOutcome {
