@@ -1,24 +1,44 @@
 #!/usr/bin/env bash
 # What compiling code written on odm costs: CPU time and peak memory of the compiler.
 #
-#   scripts/bench_compile.sh [BUILD_DIR] [RUNS]
+#   scripts/bench_compile.sh [--examples] [--baseline TREE] [BUILD_DIR] [RUNS]
 #
 # 1. configures a RelWithDebInfo tree in BUILD_DIR (default: build-bench-compile; the
-#    project's default build type) and takes the compile command of
-#    benchmarks/compile_cost/service.cpp from its compile_commands.json, so the flags are
-#    exactly the project's (include paths, -std=c++20, warnings, -g, -DNDEBUG);
-# 2. compiles two files with that command, at -O0 and at -O2 (the command's -O level
-#    replaced), RUNS times each (default 3), with g++ (CXX=clang++-14 to measure clang):
-#      service   benchmarks/compile_cost/service.cpp: six models, CRUD, joins, a Subset,
-#                a tree and the index plan, about 700 lines, including <odm/odm.hpp>
-#      umbrella  a file holding only `#include <odm/odm.hpp>`
-#      core      a file holding only `#include <odm/core.hpp>` (the codec without the driver)
-# 3. prints, per file and level, the medians of user+sys CPU seconds and of the maximum
+#    project's default build type) and takes each subject's compile command from its
+#    compile_commands.json, so the flags are exactly the project's (include paths,
+#    -std=c++20, warnings, -g, -DNDEBUG);
+# 2. compiles the subjects with that command, RUNS times each (default 3), with g++
+#    (CXX=clang++-14 to measure clang). The subjects are
+#      by default, at -O0 and at -O2 (the command's -O level replaced):
+#        service   benchmarks/compile_cost/service.cpp: six models, CRUD, joins, a Subset,
+#                  a tree and the index plan, about 700 lines, including <odm/odm.hpp>
+#        umbrella  a file holding only `#include <odm/odm.hpp>`
+#        core      a file holding only `#include <odm/core.hpp>` (the codec without the driver)
+#      with --examples, every program in examples/, at the -O level the build uses (-O2),
+#      and their sum;
+# 3. prints, per subject and level, the medians of user+sys CPU seconds and of the maximum
 #    resident set size that /usr/bin/time reports (CPU time and memory vary far less with
 #    the machine's load than wall-clock time does).
+#
+# --baseline TREE compares with another checkout of odm (for example one made by
+# `git worktree add /tmp/odm-before <commit>`), configured the same way in
+# BUILD_DIR/baseline: every run compiles each subject there and then here, one after the
+# other, so that a change in the machine's load falls on both alike, and the table gives
+# both medians and the change. A subject the baseline does not have is reported as new and
+# left out of the sums.
 # Only the compiler runs (-c); linking is not measured.
 set -euo pipefail
 
+examples=0
+baseline=
+while (($#)); do
+  case "$1" in
+    --examples) examples=1; shift ;;
+    --baseline) baseline=$(cd "$2" && pwd); shift 2 ;;
+    -*) echo "usage: $0 [--examples] [--baseline TREE] [BUILD_DIR] [RUNS]" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build-bench-compile}
 runs=${2:-3}
@@ -26,54 +46,130 @@ cxx=${CXX:-g++}
 
 [ -x /usr/bin/time ] || { echo "bench_compile.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
 
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
-  -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DODM_BUILD_TESTS=OFF -DODM_BUILD_EXAMPLES=OFF -DODM_BUILD_BENCHMARKS=ON \
-  >/dev/null
+configure() {  # source tree, build tree
+  local benchmarks=ON tests=OFF
+  ((examples)) && benchmarks=OFF
+  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
+    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DODM_BUILD_TESTS=$tests -DODM_BUILD_EXAMPLES=$((examples)) \
+    -DODM_BUILD_BENCHMARKS=$benchmarks >/dev/null
+}
 
-# The service's compile command, without its output file and source (and any launcher).
-command=$(grep -F '"command":' "$build/compile_commands.json" | grep -F 'compile_cost/service.cpp' | head -1 |
-  sed -e 's/^ *"command": *"//' -e 's/",\{0,1\} *$//' -e 's/\\"/"/g')
-[ -n "$command" ] || { echo "bench_compile.sh: no compile command for service.cpp in $build" >&2; exit 1; }
-read -r -a words <<<"$command"
-[[ "${words[0]}" == *ccache ]] && words=("${words[@]:1}")  # a compiler launcher, if CMake wrote one
-flags=()
-skip=0
-for word in "${words[@]:1}"; do
-  if ((skip)); then skip=0; continue; fi
-  case "$word" in
-    -o) skip=1 ;;
-    -c|*/service.cpp|-O*) ;;
-    *) flags+=("$word") ;;
-  esac
+# Sets `compiler` and `flags` to the compile command of SOURCE (a path ending) in BUILD's
+# compile_commands.json, without its output file, its source, -c, its -O level and any
+# compiler launcher. Returns 1 when BUILD compiles no such file.
+compile_command() {  # build tree, source path ending
+  local command word skip=0
+  command=$(grep -F '"command":' "$1/compile_commands.json" | grep -F "/$2\"" | head -1 |
+    sed -e 's/^ *"command": *"//' -e 's/",\{0,1\} *$//' -e 's/\\"/"/g')
+  [ -n "$command" ] || return 1
+  local words
+  read -r -a words <<<"$command"
+  [[ "${words[0]}" == *ccache ]] && words=("${words[@]:1}")
+  compiler=${words[0]}
+  flags=()
+  for word in "${words[@]:1}"; do
+    if ((skip)); then skip=0; continue; fi
+    case "$word" in
+      -o) skip=1 ;;
+      -c|*"/$2"|-O*) ;;
+      *) flags+=("$word") ;;
+    esac
+  done
+}
+
+# The subjects: "name|path relative to the tree (or @generated name)|levels".
+subjects=()
+if ((examples)); then
+  for file in "$src"/examples/*.cpp; do
+    subjects+=("$(basename "$file" .cpp)|examples/$(basename "$file")|-O2")
+  done
+else
+  subjects+=("service|benchmarks/compile_cost/service.cpp|-O0 -O2" "umbrella|@umbrella|-O0 -O2")
+  [ -f "$src/include/odm/core.hpp" ] && subjects+=("core|@core|-O0 -O2")
+fi
+
+# The trees measured: "label|source|build".
+trees=()
+[ -n "$baseline" ] && trees+=("baseline|$baseline|$build/baseline")
+trees+=("this|$src|$build")
+for tree in "${trees[@]}"; do
+  IFS='|' read -r _ tree_src tree_build <<<"$tree"
+  configure "$tree_src" "$tree_build"
+  mkdir -p "$tree_build/compile_cost"
+  echo '#include <odm/odm.hpp>' >"$tree_build/compile_cost/umbrella.cpp"
+  echo '#include <odm/core.hpp>' >"$tree_build/compile_cost/core.cpp"
 done
-compiler=${words[0]}
-
-work=$build/compile_cost
-mkdir -p "$work"
-echo '#include <odm/odm.hpp>' >"$work/umbrella.cpp"
-echo '#include <odm/core.hpp>' >"$work/core.cpp"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "compiler: $("$compiler" --version | head -1)"
-echo "flags: ${flags[*]} (-O level as below) -c"
+# Compiles one subject of one tree once; appends "cpu rss_mb" to the file RESULTS.
+# Returns 1 when the tree has no such subject.
+measure() {  # source tree, build tree, subject path, level, results file
+  local tree_src=$1 tree_build=$2 path=$3 level=$4 file
+  if [[ "$path" == @* ]]; then
+    file=$tree_build/compile_cost/${path#@}.cpp
+    [ -f "$tree_src/include/odm/${path#@}.hpp" ] || [ "${path#@}" = umbrella ] || return 1
+    compile_command "$tree_build" benchmarks/compile_cost/service.cpp || return 1
+  else
+    file=$tree_src/$path
+    [ -f "$file" ] || return 1
+    compile_command "$tree_build" "$path" || return 1
+  fi
+  /usr/bin/time -f '%U %S %M' -o "$tree_build/compile_cost/time.txt" \
+    "$compiler" "${flags[@]}" "$level" -c "$file" -o "$tree_build/compile_cost/subject.o"
+  local user sys kb
+  read -r user sys kb <"$tree_build/compile_cost/time.txt"
+  awk -v u="$user" -v s="$sys" -v k="$kb" 'BEGIN { printf "%.2f %d\n", u + s, k / 1024 }' >>"$5"
+}
+
+echo "compiler: $("$cxx" --version | head -1)"
 echo "runs: $runs each; medians of user+sys CPU seconds and of peak RSS (/usr/bin/time)"
-printf '%-10s %-4s %10s %14s\n' file opt "CPU s" "peak RSS MB"
-files=("$src/benchmarks/compile_cost/service.cpp" "$work/umbrella.cpp")
-[ -f "$src/include/odm/core.hpp" ] && files+=("$work/core.cpp")
-for file in "${files[@]}"; do
-  name=$(basename "$file" .cpp)
-  for level in -O0 -O2; do
-    cpu=()
-    rss=()
+[ -n "$baseline" ] && echo "baseline: $baseline ($(git -C "$baseline" rev-parse --short HEAD 2>/dev/null || echo '?')), measured alternately"
+results=$build/compile_cost/results
+rm -rf "$results" && mkdir -p "$results"
+for subject in "${subjects[@]}"; do
+  IFS='|' read -r name path levels <<<"$subject"
+  for level in $levels; do
     for ((i = 0; i < runs; ++i)); do
-      /usr/bin/time -f '%U %S %M' -o "$work/time.txt" \
-        "$compiler" "${flags[@]}" "$level" -c "$file" -o "$work/$name.o"
-      read -r user sys kb <"$work/time.txt"
-      cpu+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')")
-      rss+=("$((kb / 1024))")
+      for tree in "${trees[@]}"; do
+        IFS='|' read -r label tree_src tree_build <<<"$tree"
+        measure "$tree_src" "$tree_build" "$path" "$level" "$results/$name$level.$label" || true
+      done
     done
-    printf '%-10s %-4s %10s %14s   (runs: %s s; %s MB)\n' "$name" "$level" \
-      "$(printf '%s\n' "${cpu[@]}" | median)" "$(printf '%s\n' "${rss[@]}" | median)" "${cpu[*]}" "${rss[*]}"
   done
 done
+
+column() { cut -d' ' -f"$2" "$1" | median; }  # results file, 1 = CPU, 2 = MB
+sum_cpu=(0 0) sum_mb=(0 0)
+if [ -n "$baseline" ]; then
+  printf '%-28s %-4s %18s %18s %16s\n' subject opt "before (s, MB)" "after (s, MB)" "change"
+else
+  printf '%-28s %-4s %10s %14s\n' subject opt "CPU s" "peak RSS MB"
+fi
+for subject in "${subjects[@]}"; do
+  IFS='|' read -r name path levels <<<"$subject"
+  for level in $levels; do
+    after=$results/$name$level.this
+    before=$results/$name$level.baseline
+    [ -s "$after" ] || continue
+    cpu=$(column "$after" 1) mb=$(column "$after" 2)
+    if [ -z "$baseline" ]; then
+      printf '%-28s %-4s %10s %14s   (runs: %s)\n' "$name" "$level" "$cpu" "$mb" "$(tr '\n' ';' <"$after")"
+    elif [ -s "$before" ]; then
+      cpu0=$(column "$before" 1) mb0=$(column "$before" 2)
+      sum_cpu=("$(awk -v a="${sum_cpu[0]}" -v b="$cpu0" 'BEGIN { print a + b }')" "$(awk -v a="${sum_cpu[1]}" -v b="$cpu" 'BEGIN { print a + b }')")
+      sum_mb=("$(awk -v a="${sum_mb[0]}" -v b="$mb0" 'BEGIN { print a + b }')" "$(awk -v a="${sum_mb[1]}" -v b="$mb" 'BEGIN { print a + b }')")
+      printf '%-28s %-4s %10s s %5s %10s s %5s %+7.1f%% %+6.1f%%\n' "$name" "$level" "$cpu0" "$mb0" "$cpu" "$mb" \
+        "$(awk -v a="$cpu0" -v b="$cpu" 'BEGIN { print 100 * (b - a) / a }')" \
+        "$(awk -v a="$mb0" -v b="$mb" 'BEGIN { print 100 * (b - a) / a }')"
+    else
+      printf '%-28s %-4s %18s %10s s %5s   (new: not in the baseline)\n' "$name" "$level" "-" "$cpu" "$mb"
+    fi
+  done
+done
+if [ -n "$baseline" ] && ((examples)); then
+  printf '%-28s %-4s %10s s %5s %10s s %5s %+7.1f%% %+6.1f%%\n' "sum of the common files" "" \
+    "${sum_cpu[0]}" "${sum_mb[0]}" "${sum_cpu[1]}" "${sum_mb[1]}" \
+    "$(awk -v a="${sum_cpu[0]}" -v b="${sum_cpu[1]}" 'BEGIN { print 100 * (b - a) / a }')" \
+    "$(awk -v a="${sum_mb[0]}" -v b="${sum_mb[1]}" 'BEGIN { print 100 * (b - a) / a }')"
+fi

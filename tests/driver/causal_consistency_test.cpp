@@ -7,6 +7,7 @@
 #include "session_support.hpp"
 
 #include <odm/driver/client.hpp>
+#include <odm/query.hpp>
 
 #include <gtest/gtest.h>
 

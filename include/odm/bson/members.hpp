@@ -30,7 +30,7 @@
 #include <odm/model/model.hpp>
 #include <odm/reflect/members.hpp>
 
-#include <boost/pfr.hpp>
+#include <boost/pfr/core.hpp>
 
 #include <array>
 #include <cstddef>

@@ -12,7 +12,6 @@
 // bound with `primary`, `j: true` on an unacknowledged write, a negative timeout) throws
 // odm::ConfigurationError before anything is sent.
 
-#include <odm/bson/utf8.hpp>
 #include <odm/driver/errors.hpp>
 
 #include <chrono>
@@ -29,9 +28,7 @@ namespace odm {
 namespace detail {
 /// Refuses a string an option would send that is not UTF-8 (BSON strings are UTF-8),
 /// naming the option; `what` is e.g. "collation: the locale".
-inline void check_option_text(std::string_view text, std::string_view what) {
-  if (!is_valid_utf8(text.data(), text.size())) throw ConfigurationError(std::string(what) + " is not valid UTF-8");
-}
+void check_option_text(std::string_view text, std::string_view what);
 }  // namespace detail
 
 /// Which members of a replica set a read may go to (MongoDB's read preference modes).
@@ -57,31 +54,10 @@ class ReadPreference {
   explicit ReadPreference(ReadMode mode = ReadMode::primary) noexcept : mode_(mode) {}
 
   /// The tag sets a member must match, in order of preference. Not allowed with `primary`.
-  ReadPreference& tag_sets(std::vector<TagSet> sets) {
-    if (mode_ == ReadMode::primary && !sets.empty())
-      throw ConfigurationError("read preference: tag sets cannot be combined with mode primary");
-    for (const TagSet& set : sets)
-      for (const auto& [name, value] : set) {
-        // A tag name is a BSON key: a NUL would cut it short.
-        if (name.empty() || name.find('\0') != std::string::npos)
-          throw ConfigurationError("read preference: a tag name is empty or contains a NUL character");
-        detail::check_option_text(name, "read preference: a tag name");
-        detail::check_option_text(value, "read preference: the value of tag \"" + name + "\"");
-      }
-    tag_sets_ = std::move(sets);
-    return *this;
-  }
+  ReadPreference& tag_sets(std::vector<TagSet> sets);
   /// Avoid secondaries that lag the primary by more than `bound` (maxStalenessSeconds).
   /// At least 90 s; not allowed with `primary`.
-  ReadPreference& max_staleness(std::chrono::seconds bound) {
-    if (mode_ == ReadMode::primary)
-      throw ConfigurationError("read preference: maxStalenessSeconds cannot be combined with mode primary");
-    if (bound < smallest_max_staleness)
-      throw ConfigurationError("read preference: maxStalenessSeconds must be at least 90, not " +
-                               std::to_string(bound.count()));
-    max_staleness_ = bound;
-    return *this;
-  }
+  ReadPreference& max_staleness(std::chrono::seconds bound);
 
   ReadMode mode() const noexcept { return mode_; }
   const std::vector<TagSet>& tag_sets() const noexcept { return tag_sets_; }
@@ -123,46 +99,19 @@ class WriteConcern {
   /// Nothing set: the server's default write concern.
   WriteConcern() = default;
   /// `w: "majority"`.
-  static WriteConcern majority() {
-    WriteConcern concern;
-    concern.w_ = Majority{};
-    return concern;
-  }
+  static WriteConcern majority();
   /// `w: n`, acknowledged by n members (0: unacknowledged, nothing is confirmed).
-  static WriteConcern nodes(std::int32_t n) {
-    if (n < 0) throw ConfigurationError("write concern: w must be at least 0, not " + std::to_string(n));
-    WriteConcern concern;
-    concern.w_ = n;
-    return concern;
-  }
+  static WriteConcern nodes(std::int32_t n);
   /// `w: 0`: fire and forget. A write's result then counts nothing.
   static WriteConcern unacknowledged() { return nodes(0); }
   /// `w: "<name>"`: the members of a custom write concern the replica set defines.
-  static WriteConcern tagged(std::string name) {
-    if (name.empty()) throw ConfigurationError("write concern: the name of a tagged write concern is empty");
-    detail::check_option_text(name, "write concern: the name of a tagged write concern");
-    if (name == "majority") return majority();
-    WriteConcern concern;
-    concern.w_ = std::move(name);
-    return concern;
-  }
+  static WriteConcern tagged(std::string name);
 
   /// `j`: wait until the write is in the journal. Not allowed with `w: 0`.
-  WriteConcern& journal(bool value = true) {
-    if (value && unacknowledged_w())
-      throw ConfigurationError("write concern: j: true cannot be combined with w: 0");
-    journal_ = value;
-    return *this;
-  }
+  WriteConcern& journal(bool value = true);
   /// `wtimeout`: how long the server waits for `w` before it reports a write concern error
   /// (the write itself stays applied). Zero means no limit; negative is an error.
-  WriteConcern& timeout(std::chrono::milliseconds limit) {
-    if (limit.count() < 0)
-      throw ConfigurationError("write concern: wtimeout must not be negative, not " +
-                               std::to_string(limit.count()));
-    timeout_ = limit;
-    return *this;
-  }
+  WriteConcern& timeout(std::chrono::milliseconds limit);
 
   struct Majority {
     friend bool operator==(Majority, Majority) = default;
@@ -188,17 +137,9 @@ class WriteConcern {
 /// binary comparison); the rest are the server's defaults when unset.
 class Collation {
  public:
-  explicit Collation(std::string locale) : locale_(std::move(locale)) {
-    if (locale_.empty()) throw ConfigurationError("collation: the locale is empty");
-    detail::check_option_text(locale_, "collation: the locale");
-  }
+  explicit Collation(std::string locale);
   /// 1 (base letters) to 5 (identical); the server's default is 3.
-  Collation& strength(std::int32_t level) {
-    if (level < 1 || level > 5)
-      throw ConfigurationError("collation: strength must be 1 to 5, not " + std::to_string(level));
-    strength_ = level;
-    return *this;
-  }
+  Collation& strength(std::int32_t level);
   Collation& case_level(bool value = true) {
     case_level_ = value;
     return *this;
@@ -232,11 +173,7 @@ struct Concerns {
 
   bool empty() const noexcept { return !read_preference && !read_concern && !write_concern; }
   /// These settings over `below`'s.
-  Concerns over(const Concerns& below) const {
-    return Concerns{read_preference ? read_preference : below.read_preference,
-                    read_concern ? read_concern : below.read_concern,
-                    write_concern ? write_concern : below.write_concern};
-  }
+  Concerns over(const Concerns& below) const;
 };
 
 }  // namespace detail

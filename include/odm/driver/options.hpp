@@ -76,76 +76,34 @@ class ClientOptions {
  public:
   /// How long an operation waits for a usable server before it fails with
   /// odm::ConnectionError [serverSelectionTimeoutMS]. Default 10 s.
-  ClientOptions& server_selection_timeout(std::chrono::milliseconds timeout) {
-    server_selection_timeout_ = timeout;
-    return *this;
-  }
+  ClientOptions& server_selection_timeout(std::chrono::milliseconds timeout);
   /// How long opening a connection (TCP, TLS and the handshake) may take; also the
   /// limit on each heartbeat of the server monitor [connectTimeoutMS]. Default 10 s.
-  ClientOptions& connect_timeout(std::chrono::milliseconds timeout) {
-    connect_timeout_ = timeout;
-    return *this;
-  }
+  ClientOptions& connect_timeout(std::chrono::milliseconds timeout);
   /// How long a sent command may wait for its reply before the operation fails with
   /// odm::ConnectionError [socketTimeoutMS]. Default 30 s (libmongoc's own is 5 min);
   /// raise it above the longest `max_time` a query may run for.
-  ClientOptions& socket_timeout(std::chrono::milliseconds timeout) {
-    socket_timeout_ = timeout;
-    return *this;
-  }
+  ClientOptions& socket_timeout(std::chrono::milliseconds timeout);
   /// How long an operation waits for a free pooled connection before it fails with
   /// odm::PoolExhausted [waitQueueTimeoutMS]. Default 10 s.
-  ClientOptions& pool_wait_timeout(std::chrono::milliseconds timeout) {
-    pool_wait_timeout_ = timeout;
-    return *this;
-  }
+  ClientOptions& pool_wait_timeout(std::chrono::milliseconds timeout);
   /// Upper bound on connections (pooled clients) open at once; each running operation,
   /// open cursor and session holds one [maxPoolSize]. Default 100.
-  ClientOptions& max_pool_size(std::uint32_t size) {
-    max_pool_size_ = size;
-    return *this;
-  }
+  ClientOptions& max_pool_size(std::uint32_t size);
   /// The application name the server logs for each connection.
-  ClientOptions& app_name(std::string name) {
-    app_name_ = std::move(name);
-    return *this;
-  }
-  ClientOptions& on_command_started(std::function<void(const CommandEvent&)> callback) {
-    monitor_.started = std::move(callback);
-    return *this;
-  }
-  ClientOptions& on_command_succeeded(std::function<void(const CommandEvent&)> callback) {
-    monitor_.succeeded = std::move(callback);
-    return *this;
-  }
-  ClientOptions& on_command_failed(std::function<void(const CommandEvent&)> callback) {
-    monitor_.failed = std::move(callback);
-    return *this;
-  }
+  ClientOptions& app_name(std::string name);
+  ClientOptions& on_command_started(std::function<void(const CommandEvent&)> callback);
+  ClientOptions& on_command_succeeded(std::function<void(const CommandEvent&)> callback);
+  ClientOptions& on_command_failed(std::function<void(const CommandEvent&)> callback);
   /// Pass each command and reply document to the callbacks (CommandEvent::document).
-  ClientOptions& capture_command_documents(bool capture = true) {
-    monitor_.capture_documents = capture;
-    return *this;
-  }
-  ClientOptions& command_monitor(CommandMonitor monitor) {
-    monitor_ = std::move(monitor);
-    return *this;
-  }
+  ClientOptions& capture_command_documents(bool capture = true);
+  ClientOptions& command_monitor(CommandMonitor monitor);
   /// The client's read preference, read concern and write concern (over the URI's
   /// readPreference, readConcernLevel, w, journal, wtimeoutMS); databases, collections
   /// and operations override them.
-  ClientOptions& read_preference(ReadPreference preference) {
-    concerns_.read_preference = std::move(preference);
-    return *this;
-  }
-  ClientOptions& read_concern(ReadConcern concern) {
-    concerns_.read_concern = concern;
-    return *this;
-  }
-  ClientOptions& write_concern(WriteConcern concern) {
-    concerns_.write_concern = std::move(concern);
-    return *this;
-  }
+  ClientOptions& read_preference(ReadPreference preference);
+  ClientOptions& read_concern(ReadConcern concern);
+  ClientOptions& write_concern(WriteConcern concern);
 
   const std::optional<std::chrono::milliseconds>& server_selection_timeout() const noexcept {
     return server_selection_timeout_;
@@ -246,6 +204,11 @@ struct FindAndModifySpec : CommonSpec {
 };
 
 /// `count`, refused when negative (MongoDB refuses a negative skip or batchSize).
+/// Refuses a maxTimeMS MongoDB would refuse (negative, or above a 32-bit count).
+void check_max_time(std::chrono::milliseconds limit);
+/// `{hint: "<index_name>"}`, the name checked.
+Document hint_by_name(const std::string& index_name);
+
 template <class Number>
 Number not_negative(Number count, const char* what) {
   if (count < 0) throw ConfigurationError(std::string(what) + " must not be negative, not " + std::to_string(count));
@@ -292,10 +255,7 @@ class OperationOptions {
   Derived& max_time(std::chrono::milliseconds limit)
     requires((takes & detail::takes_max_time) != 0)
   {
-    // maxTimeMS is a 32-bit count: MongoDB refuses a larger one ("maxTimeMS out of range").
-    if (limit.count() < 0 || limit.count() > std::numeric_limits<std::int32_t>::max())
-      throw ConfigurationError("max_time must be between 0 and 2147483647 ms (maxTimeMS), not " +
-                               std::to_string(limit.count()) + " ms");
+    detail::check_max_time(limit);
     spec_.max_time = limit;
     return self();
   }
@@ -326,10 +286,7 @@ class OperationOptions {
   Derived& hint(std::string index_name)
     requires((takes & detail::takes_hint) != 0)
   {
-    detail::check_option_text(index_name, "the hint (an index name)");
-    spec_.hint = Document();
-    detail::check_append(bson_append_utf8(spec_.hint.get_mutable(), "hint", 4, index_name.data(),
-                                          static_cast<int>(index_name.size())));
+    spec_.hint = detail::hint_by_name(index_name);
     return self();
   }
   /// The index to use, by its keys: odm::sort(odm::asc(&T::member), ...) over T's members.
