@@ -22,16 +22,22 @@ void append_utf8(bson_t* out, std::string_view key, std::string_view value) {
   check_append(bson_append_utf8(out, key.data(), key_length(key), value.data(), key_length(value)));
 }
 
+/// A member renamed in its expand phase, as its old name's path and its new name's.
+std::pair<PathNames, PathNames> old_and_new(const PathNames& names) {
+  PathNames previous = names;
+  previous.names[0] = names.previous_root;
+  previous.previous_root = {};
+  PathNames current = names;
+  current.previous_root = {};
+  return {previous, current};
+}
+
 /// Writes `key: "$a.b"` straight into the stage.
 void put_field_reference(StageList& out, std::string_view key, const PathNames& names) {
   if (!names.previous_root.empty()) {
     // A member renamed in its expand phase: the old name's value where the document has
     // it, else the new name's (a null under the old name reads the new one's here).
-    PathNames previous = names;
-    previous.names[0] = names.previous_root;
-    previous.previous_root = {};
-    PathNames current = names;
-    current.previous_root = {};
+    const auto [previous, current] = old_and_new(names);
     const std::uint32_t either = out.open(StageList::document, key);
     const std::uint32_t arguments = out.open(StageList::array, "$ifNull");
     put_field_reference(out, "0", previous);
@@ -54,18 +60,15 @@ void put_field_reference(StageList& out, std::string_view key, const PathNames& 
 }  // namespace
 
 Document either_name_value(const PathNames& names) {
-  // The element `x: {$ifNull: [...]}` as append_field_reference writes it, then its value.
-  Document holder;
-  append_field_reference(holder.get_mutable(), "x", names);
-  bson_iter_t it;
-  std::uint32_t length = 0;
-  const std::uint8_t* data = nullptr;
-  if (!bson_iter_init_find(&it, holder.get(), "x") || !BSON_ITER_HOLDS_DOCUMENT(&it))
-    throw UsageError("odm: an assignment of a renamed member could not be written");
-  bson_iter_document(&it, &length, &data);
-  bson_t value;
-  if (!bson_init_static(&value, data, length)) throw UsageError("odm: an assignment of a renamed member could not be written");
-  return Document::copy_of(&value);
+  // What put_field_reference writes for a renamed member, as a value of its own.
+  if (names.previous_root.empty()) throw UsageError("odm: either_name_value of a member that is not renamed");
+  const auto [previous, current] = old_and_new(names);
+  Document value;
+  ChildWriter arguments(value.get_mutable(), "$ifNull", ChildWriter::Kind::array);
+  append_utf8(arguments.get(), "0", field_reference(previous));
+  append_utf8(arguments.get(), "1", field_reference(current));
+  arguments.close();
+  return value;
 }
 
 namespace {
