@@ -25,6 +25,46 @@ void SkipReport::refuse_server_side(const JoinOptions& options, std::string_view
                      "do instead, so it has no server-side form: leave JoinOptions::side as client");
 }
 
+std::vector<Document> in_filters(std::string_view field, const IdList& ids, const JoinOptions& options) {
+  std::vector<Document> filters;
+  const std::size_t max_ids = std::max<std::size_t>(1, options.max_ids_per_query);
+  for (std::size_t at = 0; at < ids.count;) {
+    Document filter;
+    {
+      ChildWriter condition(filter.get_mutable(), field);
+      ChildWriter list(condition.get(), "$in", ChildWriter::Kind::array);
+      for (std::uint32_t count = 0;
+           at < ids.count && count < max_ids && (count == 0 || list.get()->len < options.max_query_bytes); ++count)
+        ids.append(list.get(), ArrayKey(list.next_index()).view(), ids.ids, at++);
+      list.close();
+      condition.close();
+    }
+    filters.push_back(std::move(filter));
+  }
+  return filters;
+}
+
+void find_where_in(const CollectionCore& collection, std::string_view field, const IdList& ids,
+                   const JoinOptions& options, const Document& sort, DecodeInto into) {
+  std::vector<SkippedDocument>* const skipped = SkipReport::skipping(options);
+  FindSpec spec;
+  spec.sort = sort;
+  for (const Document& filter : in_filters(field, ids, options)) {
+    CursorCore cursor = collection.find(nullptr, filter, spec);
+    while (const bson_t* document = cursor.next()) {
+      try {
+        into.take(into.out, document);
+      } catch (DecodeError& error) {
+        if (skipped == nullptr) {
+          cursor.locate(error, document);
+          throw;  // the same exception, as Cursor does: its type and data are kept
+        }
+        skipped->push_back(SkippedDocument{id_field(document), cursor.decode_error(error, document)});
+      }
+    }
+  }
+}
+
 Document children_pipeline(std::string_view collection, std::string_view field, const std::vector<ReferenceId>& parents,
                            const Document& sort, std::size_t limit) {
   // [{$match: {field: p0}}, {$sort}, {$limit},

@@ -586,6 +586,8 @@ class Collection {
   friend struct detail::Access;
   /// Made by Database::collection<T>() (`name` there overrides the model's collection).
   explicit Collection(detail::CollectionCore core) : core_(std::move(core)) {}
+  /// For the code that works on raw documents, not on T (joins' batched finds).
+  const detail::CollectionCore& core() const noexcept { return core_; }
 
   /// Assigns a new ObjectId to `value`'s id when it is an unset ObjectId.
   static void assign_id_if_unset(T& value) {
