@@ -106,6 +106,53 @@ Document children_pipeline(std::string_view collection, std::string_view field, 
   return command;
 }
 
+namespace {
+/// Hands each document of `cursor` to `into`; a document that does not fit throws its
+/// DecodeError, located, as Cursor does.
+void read_all(CursorCore& cursor, const DecodeInto& into) {
+  while (const bson_t* document = cursor.next()) {
+    try {
+      into.take(into.out, document);
+    } catch (DecodeError& error) {
+      cursor.locate(error, document);
+      throw;
+    }
+  }
+}
+}  // namespace
+
+void find_newest_children(const Database& db, const CollectionCore& collection, std::string_view field,
+                          const std::vector<ReferenceId>& parents, const Document& sort, std::size_t limit,
+                          std::size_t parents_per_query, DecodeInto into) {
+  if (parents.empty()) return;
+  // Each reply may carry all it is asked for (up to 16 MiB): no getMore after the first batch.
+  const auto most = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
+  if (max_wire_version(db) >= union_with_wire_version) {
+    const std::size_t step = std::max<std::size_t>(1, parents_per_query);
+    for (std::size_t begin = 0; begin < parents.size(); begin += step) {
+      const std::size_t end = std::min(parents.size(), begin + step);
+      const std::vector<ReferenceId> batch(parents.begin() + static_cast<std::ptrdiff_t>(begin),
+                                           parents.begin() + static_cast<std::ptrdiff_t>(end));
+      const std::size_t at_most = limit > most / batch.size() ? most : limit * batch.size();
+      AggregateSpec spec;
+      spec.batch_size = static_cast<std::int32_t>(at_most);
+      CursorCore cursor = collection.aggregate(nullptr, children_pipeline(collection.name(), field, batch, sort, limit), spec);
+      read_all(cursor, into);
+    }
+    return;
+  }
+  for (const ReferenceId& parent : parents) {
+    Document filter;
+    encode_reference_id(filter.get_mutable(), field, parent);
+    FindSpec spec;
+    spec.sort = sort;
+    spec.limit = static_cast<std::int64_t>(std::min(limit, most));
+    spec.batch_size = static_cast<std::int32_t>(std::min(limit, most));
+    CursorCore cursor = collection.find(nullptr, filter, spec);
+    read_all(cursor, into);
+  }
+}
+
 }  // namespace odm::detail
 
 namespace odm::detail::subsets {

@@ -43,6 +43,7 @@
 #include <odm/driver/client.hpp>
 #include <odm/driver/collection.hpp>
 #include <odm/fields/ref.hpp>
+#include <odm/join/decode_into.hpp>
 #include <odm/join/embedded_paths.hpp>
 #include <odm/join/gathered_ids.hpp>
 #include <odm/join/lookup_results.hpp>
@@ -212,19 +213,6 @@ std::vector<Document> in_filters(std::string_view field, const std::vector<Id>& 
   return in_filters(field, id_list(ids), options);
 }
 
-/// Where the batched finds put each document they read: `take(out, document)` decodes it
-/// into the caller's std::vector<T>, throwing DecodeError when it does not fit.
-struct DecodeInto {
-  void* out = nullptr;
-  void (*take)(void* out, const bson_t* document) = nullptr;
-};
-template <class T>
-DecodeInto decode_into(std::vector<T>& found) noexcept {
-  return DecodeInto{&found, [](void* out, const bson_t* document) {
-                      static_cast<std::vector<T>*>(out)->push_back(from_bson<T>(document));
-                    }};
-}
-
 /// The finds of fetch_where_in, on raw documents: one per filter of in_filters, sorted by
 /// `sort` (unless empty), each document read handed to `into`. A document that does not
 /// fit throws its DecodeError, located, or with BadDocuments::skip is reported into the
@@ -268,9 +256,10 @@ std::vector<Target> lookup_targets(const Database& db, LookupResults& results, c
   for (std::size_t slot = 0; slot < seen.size(); ++slot)
     if (!seen[slot]) missing.push_back(gathered.ids[slot]);
   if (missing.empty()) return targets;
-  std::vector<Target> more = fetch_where_in(db.collection<Target>(), "_id", missing, options);
-  fetched = !more.empty();
-  targets.insert(targets.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  const std::size_t pooled = targets.size();
+  find_where_in(Access::core(db.collection<Target>()), "_id", id_list(missing), options, Document(),
+                decode_into(targets));
+  fetched = targets.size() > pooled;
   return targets;
 }
 
