@@ -25,6 +25,16 @@ void SkipReport::refuse_server_side(const JoinOptions& options, std::string_view
                      "do instead, so it has no server-side form: leave JoinOptions::side as client");
 }
 
+namespace {
+/// Hands each document of `cursor` to `into`; a document that does not fit throws its
+/// DecodeError, located, as Cursor does by default.
+void read_all(CursorCore& cursor, const DecodeInto& into) {
+  std::vector<SkippedDocument> none;  // never added to: raise
+  while (decode_next(cursor, into, BadDocuments::raise, none)) {
+  }
+}
+}  // namespace
+
 std::vector<Document> in_filters(std::string_view field, const IdList& ids, const JoinOptions& options) {
   std::vector<Document> filters;
   const std::size_t max_ids = std::max<std::size_t>(1, options.max_ids_per_query);
@@ -51,16 +61,11 @@ void find_where_in(const CollectionCore& collection, std::string_view field, con
   spec.sort = sort;
   for (const Document& filter : in_filters(field, ids, options)) {
     CursorCore cursor = collection.find(nullptr, filter, spec);
-    while (const bson_t* document = cursor.next()) {
-      try {
-        into.take(into.out, document);
-      } catch (DecodeError& error) {
-        if (skipped == nullptr) {
-          cursor.locate(error, document);
-          throw;  // the same exception, as Cursor does: its type and data are kept
-        }
-        skipped->push_back(SkippedDocument{id_field(document), cursor.decode_error(error, document)});
+    if (skipped != nullptr) {
+      while (decode_next(cursor, into, BadDocuments::skip, *skipped)) {
       }
+    } else {
+      read_all(cursor, into);
     }
   }
 }
@@ -106,20 +111,6 @@ Document children_pipeline(std::string_view collection, std::string_view field, 
   return command;
 }
 
-namespace {
-/// Hands each document of `cursor` to `into`; a document that does not fit throws its
-/// DecodeError, located, as Cursor does.
-void read_all(CursorCore& cursor, const DecodeInto& into) {
-  while (const bson_t* document = cursor.next()) {
-    try {
-      into.take(into.out, document);
-    } catch (DecodeError& error) {
-      cursor.locate(error, document);
-      throw;
-    }
-  }
-}
-}  // namespace
 
 void find_newest_children(const Database& db, const CollectionCore& collection, std::string_view field,
                           const std::vector<ReferenceId>& parents, const Document& sort, std::size_t limit,

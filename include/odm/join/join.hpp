@@ -42,8 +42,8 @@
 #include <odm/bson/writer.hpp>
 #include <odm/driver/client.hpp>
 #include <odm/driver/collection.hpp>
+#include <odm/driver/cursor.hpp>
 #include <odm/fields/ref.hpp>
-#include <odm/join/decode_into.hpp>
 #include <odm/join/embedded_paths.hpp>
 #include <odm/join/gathered_ids.hpp>
 #include <odm/join/lookup_results.hpp>

@@ -13,7 +13,6 @@
 #include <odm/driver/cursor.hpp>
 #include <odm/error.hpp>
 #include <odm/fields/ref.hpp>
-#include <odm/join/decode_into.hpp>
 #include <odm/join/gathered_ids.hpp>
 #include <odm/model/id.hpp>
 

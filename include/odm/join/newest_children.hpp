@@ -21,8 +21,8 @@
 #include <odm/bson/document.hpp>
 #include <odm/driver/client.hpp>
 #include <odm/driver/collection.hpp>
+#include <odm/driver/cursor.hpp>
 #include <odm/fields/ref.hpp>
-#include <odm/join/decode_into.hpp>
 
 #include <algorithm>
 #include <cstddef>
