@@ -3,6 +3,7 @@
 #include "state.hpp"
 
 #include <odm/bson/containers.hpp>
+#include <odm/driver/collection.hpp>
 #include <odm/driver/cursor.hpp>
 #include <odm/driver/errors.hpp>
 
@@ -197,6 +198,13 @@ bool decode_next(CursorCore& core, const DecodeInto& into, BadDocuments bad_docu
     }
   }
   return false;
+}
+
+void find_first(const CollectionCore& core, SessionState* session, const Document& filter, const FindSpec& spec,
+                const DecodeInto& into) {
+  CursorCore cursor = core.find(session, filter, spec);
+  std::vector<SkippedDocument> none;  // never added to: raise
+  decode_next(cursor, into, BadDocuments::raise, none);
 }
 
 const bson_t* CursorCore::next() {
