@@ -3,6 +3,8 @@
 #include "state.hpp"
 
 #include <odm/bson/containers.hpp>
+#include <odm/driver/collection.hpp>
+#include <odm/driver/cursor.hpp>
 #include <odm/driver/errors.hpp>
 
 #include <algorithm>
@@ -179,6 +181,30 @@ DecodeError CursorCore::decode_error(const DecodeError& error, const bson_t* doc
 
 void CursorCore::locate(DecodeError& error, const bson_t* document) const {
   locate_decode_error(error, document, state_ ? std::string_view(state_->source()) : std::string_view());
+}
+
+bool decode_next(CursorCore& core, const DecodeInto& into, BadDocuments bad_documents,
+                 std::vector<SkippedDocument>& skipped) {
+  while (const bson_t* document = core.next()) {
+    try {
+      into.take(into.out, document);
+      return true;
+    } catch (DecodeError& error) {
+      if (bad_documents == BadDocuments::raise) {
+        core.locate(error, document);
+        throw;  // the same exception: its type and data (a SchemaVersionError's) are kept
+      }
+      skipped.push_back(SkippedDocument{id_field(document), core.decode_error(error, document)});
+    }
+  }
+  return false;
+}
+
+void find_first(const CollectionCore& core, SessionState* session, const Document& filter, const FindSpec& spec,
+                const DecodeInto& into) {
+  CursorCore cursor = core.find(session, filter, spec);
+  std::vector<SkippedDocument> none;  // never added to: raise
+  decode_next(cursor, into, BadDocuments::raise, none);
 }
 
 const bson_t* CursorCore::next() {

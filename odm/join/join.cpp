@@ -25,6 +25,51 @@ void SkipReport::refuse_server_side(const JoinOptions& options, std::string_view
                      "do instead, so it has no server-side form: leave JoinOptions::side as client");
 }
 
+namespace {
+/// Hands each document of `cursor` to `into`; a document that does not fit throws its
+/// DecodeError, located, as Cursor does by default.
+void read_all(CursorCore& cursor, const DecodeInto& into) {
+  std::vector<SkippedDocument> none;  // never added to: raise
+  while (decode_next(cursor, into, BadDocuments::raise, none)) {
+  }
+}
+}  // namespace
+
+std::vector<Document> in_filters(std::string_view field, const IdList& ids, const JoinOptions& options) {
+  std::vector<Document> filters;
+  const std::size_t max_ids = std::max<std::size_t>(1, options.max_ids_per_query);
+  for (std::size_t at = 0; at < ids.count;) {
+    Document filter;
+    {
+      ChildWriter condition(filter.get_mutable(), field);
+      ChildWriter list(condition.get(), "$in", ChildWriter::Kind::array);
+      for (std::uint32_t count = 0;
+           at < ids.count && count < max_ids && (count == 0 || list.get()->len < options.max_query_bytes); ++count)
+        ids.append(list.get(), ArrayKey(list.next_index()).view(), ids.ids, at++);
+      list.close();
+      condition.close();
+    }
+    filters.push_back(std::move(filter));
+  }
+  return filters;
+}
+
+void find_where_in(const CollectionCore& collection, std::string_view field, const IdList& ids,
+                   const JoinOptions& options, const Document& sort, DecodeInto into) {
+  std::vector<SkippedDocument>* const skipped = SkipReport::skipping(options);
+  FindSpec spec;
+  spec.sort = sort;
+  for (const Document& filter : in_filters(field, ids, options)) {
+    CursorCore cursor = collection.find(nullptr, filter, spec);
+    if (skipped != nullptr) {
+      while (decode_next(cursor, into, BadDocuments::skip, *skipped)) {
+      }
+    } else {
+      read_all(cursor, into);
+    }
+  }
+}
+
 Document children_pipeline(std::string_view collection, std::string_view field, const std::vector<ReferenceId>& parents,
                            const Document& sort, std::size_t limit) {
   // [{$match: {field: p0}}, {$sort}, {$limit},
@@ -64,6 +109,39 @@ Document children_pipeline(std::string_view collection, std::string_view field, 
   }
   stages.close();
   return command;
+}
+
+
+void find_newest_children(const Database& db, const CollectionCore& collection, std::string_view field,
+                          const std::vector<ReferenceId>& parents, const Document& sort, std::size_t limit,
+                          std::size_t parents_per_query, DecodeInto into) {
+  if (parents.empty()) return;
+  // Each reply may carry all it is asked for (up to 16 MiB): no getMore after the first batch.
+  const auto most = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
+  if (max_wire_version(db) >= union_with_wire_version) {
+    const std::size_t step = std::max<std::size_t>(1, parents_per_query);
+    for (std::size_t begin = 0; begin < parents.size(); begin += step) {
+      const std::size_t end = std::min(parents.size(), begin + step);
+      const std::vector<ReferenceId> batch(parents.begin() + static_cast<std::ptrdiff_t>(begin),
+                                           parents.begin() + static_cast<std::ptrdiff_t>(end));
+      const std::size_t at_most = limit > most / batch.size() ? most : limit * batch.size();
+      AggregateSpec spec;
+      spec.batch_size = static_cast<std::int32_t>(at_most);
+      CursorCore cursor = collection.aggregate(nullptr, children_pipeline(collection.name(), field, batch, sort, limit), spec);
+      read_all(cursor, into);
+    }
+    return;
+  }
+  for (const ReferenceId& parent : parents) {
+    Document filter;
+    encode_reference_id(filter.get_mutable(), field, parent);
+    FindSpec spec;
+    spec.sort = sort;
+    spec.limit = static_cast<std::int64_t>(std::min(limit, most));
+    spec.batch_size = static_cast<std::int32_t>(std::min(limit, most));
+    CursorCore cursor = collection.find(nullptr, filter, spec);
+    read_all(cursor, into);
+  }
 }
 
 }  // namespace odm::detail

@@ -5,6 +5,8 @@
 #include <odm/join/lookup.hpp>
 
 #include <charconv>
+#include <cstring>
+#include <set>
 #include <string>
 #include <system_error>
 
@@ -118,6 +120,51 @@ std::string output_prefix(const std::vector<const JoinStep*>& relations) {
 }
 
 }  // namespace
+
+void read_pool(const LookupResults& results, std::size_t step, const PoolReader& reader, const ReportBad& report,
+               std::vector<char>& seen) {
+  seen.assign(reader.ids, 0);
+  if (reader.ids == 0) return;
+  std::set<std::string> bad_ids;  // targets whose _id itself does not decode, reported once each
+  // Called in the handler of `error`: rethrows it, with its type, when there is no report.
+  const auto bad = [&](DecodeError& error, const bson_t* document) {
+    if (!report) {
+      locate_decode_error(error, document, results.sources[step]);
+      throw;
+    }
+    report(SkippedDocument{id_field(document), located_decode_error(error, document, results.sources[step])});
+  };
+  for (const RawView& view : results.pools[step]) {
+    bson_t document;
+    if (!bson_init_static(&document, view.data, view.length)) continue;
+    bson_iter_t it;  // _id comes first in stored documents: read it without a search
+    if (!bson_iter_init(&it, &document) || !bson_iter_next(&it)) continue;
+    if (std::strcmp(bson_iter_key(&it), "_id") != 0 && !bson_iter_init_find(&it, &document, "_id"))
+      continue;  // no id: no reference points at it
+    std::uint32_t slot;
+    try {
+      slot = reader.slot_of(reader.gathered, it);
+    } catch (const DecodeError&) {
+      // Matched by the server, yet its _id is not the model's id type: the whole document
+      // does not fit, as decoding it says.
+      const Document id_only = id_field(&document);
+      if (!bad_ids.insert(std::string(reinterpret_cast<const char*>(id_only.data()), id_only.size())).second) continue;
+      try {
+        reader.refuse(&document);
+      } catch (DecodeError& error) {
+        bad(error, &document);
+      }
+      continue;
+    }
+    if (slot >= reader.ids || seen[slot]) continue;  // none, or already answered
+    seen[slot] = 1;
+    try {
+      reader.into.take(reader.into.out, &document);
+    } catch (DecodeError& error) {
+      bad(error, &document);
+    }
+  }
+}
 
 std::size_t LookupResults::take() {
   if (next >= pools.size())

@@ -282,6 +282,12 @@ void upgrade_reachable(CollectionCore& core, SessionState* session, const Filter
   }
 }
 
+/// Decodes the first document of a find into `into`, if there is one: what
+/// Collection::find_one does for every model (a document that does not fit throws its
+/// DecodeError, located, as Cursor does).
+void find_first(const CollectionCore& core, SessionState* session, const Document& filter, const FindSpec& spec,
+                const DecodeInto& into);
+
 }  // namespace detail
 
 template <document_model T>
@@ -464,11 +470,11 @@ class Collection {
   /// The first document matching `filter` (in the options' sort order), if any.
   template <cursor_value R = T, class Reads = T>
   std::optional<R> find_one(const Filter<T>& filter = {}, FindOptions<T, Reads> options = {}) const {
-    return find_in<R>(nullptr, filter, untyped<R>(std::move(options.limit(1)))).next();
+    return find_one_in<R>(nullptr, filter, untyped<R>(std::move(options.limit(1))));
   }
   template <cursor_value R = T, class Reads = T>
   std::optional<R> find_one(Session& session, const Filter<T>& filter = {}, FindOptions<T, Reads> options = {}) const {
-    return find_in<R>(detail::Access::session_state(session), filter, untyped<R>(std::move(options.limit(1)))).next();
+    return find_one_in<R>(detail::Access::session_state(session), filter, untyped<R>(std::move(options.limit(1))));
   }
 
   /// The document with this id, if there is one.
@@ -623,6 +629,8 @@ class Collection {
   friend struct detail::Access;
   /// Made by Database::collection<T>() (`name` there overrides the model's collection).
   explicit Collection(detail::CollectionCore core) : core_(std::move(core)) {}
+  /// For the code that works on raw documents, not on T (joins' batched finds).
+  const detail::CollectionCore& core() const noexcept { return core_; }
 
   /// Assigns a new ObjectId to `value`'s id when it is an unset ObjectId.
   static void assign_id_if_unset(T& value) {
@@ -720,18 +728,32 @@ class Collection {
   }
 
   template <class R>
-  Cursor<R> find_in(detail::SessionState* session, const Filter<T>& filter, FindOptions<T> options) const {
+  static void project_onto(FindOptions<T>& options) {
     if constexpr (!std::same_as<R, T> && !std::same_as<R, Document>) {
       // Compile-time checked: every member of R is a member of T of the same type.
       if (options.projection().empty()) detail::OptionsAccess::mutable_spec(options).projection = projection<T, R>().bson();
     }
+  }
+
+  template <class R>
+  Cursor<R> find_in(detail::SessionState* session, const Filter<T>& filter, FindOptions<T> options) const {
+    project_onto<R>(options);
     return detail::Access::make<Cursor<R>>(core_.find(session, filter.bson(), spec(options)), core_);
+  }
+
+  /// The first document a find returns, read without a Cursor<R> (detail::find_first).
+  template <class R>
+  std::optional<R> find_one_in(detail::SessionState* session, const Filter<T>& filter, FindOptions<T> options) const {
+    project_onto<R>(options);
+    std::optional<R> found;
+    detail::find_first(core_, session, filter.bson(), spec(options), detail::decode_into(found));
+    return found;
   }
 
   std::optional<T> find_by_id_in(detail::SessionState* session, const id_type& id) const {
     FindOptions<T> options;
     options.limit(1);
-    return find_in<T>(session, Filter<T>::raw(detail::id_filter(id)), std::move(options)).next();
+    return find_one_in<T>(session, Filter<T>::raw(detail::id_filter(id)), std::move(options));
   }
   T get_by_id_in(detail::SessionState* session, const id_type& id) const {
     std::optional<T> found = find_by_id_in(session, id);

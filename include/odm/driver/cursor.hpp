@@ -61,6 +61,36 @@ T decode_result(const bson_t* document) {
     return from_bson<T>(document);
 }
 
+/// Where code that reads raw documents without knowing their model puts what it decodes,
+/// so that its loops are compiled once in odm/*.cpp and only this callback per model:
+/// `take(out, document)` decodes `document` into the caller's object (a std::vector<T>,
+/// a std::optional<T>), throwing DecodeError when it does not fit.
+struct DecodeInto {
+  void* out = nullptr;
+  void (*take)(void* out, const bson_t* document) = nullptr;
+};
+
+/// Appends each document to a std::vector<T>.
+template <class T>
+DecodeInto decode_into(std::vector<T>& found) noexcept {
+  return DecodeInto{&found, [](void* out, const bson_t* document) {
+                      static_cast<std::vector<T>*>(out)->push_back(decode_result<T>(document));
+                    }};
+}
+/// Sets a std::optional<T> to the document.
+template <class T>
+DecodeInto decode_into(std::optional<T>& current) noexcept {
+  return DecodeInto{&current, [](void* out, const bson_t* document) {
+                      static_cast<std::optional<T>*>(out)->emplace(decode_result<T>(document));
+                    }};
+}
+
+/// Cursor<T>'s step without T: decodes the next document of `core` into `into`, stepping
+/// over (and adding to `skipped`) those that do not fit when `bad_documents` is skip, else
+/// throwing their DecodeError, located. False at the end.
+bool decode_next(CursorCore& core, const DecodeInto& into, BadDocuments bad_documents,
+                 std::vector<SkippedDocument>& skipped);
+
 /// What Cursor<T>::with calls, defined by odm/join/join.hpp: the driver declares it and
 /// does not depend on joins. Complete exactly when that header is included.
 template <class T>
@@ -175,23 +205,7 @@ class Cursor {
 
   void advance() {
     current_.reset();
-    while (!done_) {
-      const bson_t* document = core_.next();
-      if (document == nullptr) {
-        done_ = true;
-        return;
-      }
-      try {
-        current_ = detail::decode_result<T>(document);
-        return;
-      } catch (DecodeError& error) {
-        if (bad_documents_ == BadDocuments::raise) {
-          core_.locate(error, document);
-          throw;  // the same exception: its type and data (a SchemaVersionError's) are kept
-        }
-        skipped_.push_back(SkippedDocument{detail::id_field(document), core_.decode_error(error, document)});
-      }
-    }
+    if (!done_) done_ = !detail::decode_next(core_, detail::decode_into(current_), bad_documents_, skipped_);
   }
 
   detail::CursorCore core_;

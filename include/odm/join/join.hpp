@@ -42,6 +42,7 @@
 #include <odm/bson/writer.hpp>
 #include <odm/driver/client.hpp>
 #include <odm/driver/collection.hpp>
+#include <odm/driver/cursor.hpp>
 #include <odm/fields/ref.hpp>
 #include <odm/join/embedded_paths.hpp>
 #include <odm/join/gathered_ids.hpp>
@@ -120,6 +121,10 @@ struct SkipReport {
     if (options.skipped_ == nullptr) return;
     for (SkippedDocument& skipped : std::move(cursor).skipped()) options.skipped_->push_back(std::move(skipped));
   }
+  /// Where the documents that do not fit go when they are skipped; null when they throw.
+  static std::vector<SkippedDocument>* skipping(const JoinOptions& options) noexcept {
+    return options.bad_documents == BadDocuments::skip ? options.skipped_ : nullptr;
+  }
   /// How a server-side join's step reports a target that does not fit: empty when it throws.
   static ReportBad reporter(const JoinOptions& options) {
     if (options.bad_documents != BadDocuments::skip || options.skipped_ == nullptr) return {};
@@ -184,28 +189,36 @@ void append_id(bson_t* parent, std::string_view key, const Id& id) {
     codec<Id>::encode(parent, key, id);
 }
 
+/// A join's ids without their type, so that building the `$in` filters and sending the
+/// finds is compiled once in odm/join/join.cpp instead of once per model and id type:
+/// `append(list, key, ids, i)` writes id i of `ids` into an array.
+struct IdList {
+  const void* ids = nullptr;
+  std::size_t count = 0;
+  void (*append)(bson_t* list, std::string_view key, const void* ids, std::size_t i) = nullptr;
+};
+template <class Id>
+IdList id_list(const std::vector<Id>& ids) noexcept {
+  return IdList{&ids, ids.size(), [](bson_t* list, std::string_view key, const void* all, std::size_t i) {
+                  append_id(list, key, (*static_cast<const std::vector<Id>*>(all))[i]);
+                }};
+}
+
 /// `{<field>: {$in: [ids...]}}` filters over `ids`, each within the options' limits: at most
 /// `max_ids_per_query` ids, and an id list of at most about `max_query_bytes` (at least one
 /// id each).
+std::vector<Document> in_filters(std::string_view field, const IdList& ids, const JoinOptions& options);
 template <class Id>
 std::vector<Document> in_filters(std::string_view field, const std::vector<Id>& ids, const JoinOptions& options) {
-  std::vector<Document> filters;
-  const std::size_t max_ids = std::max<std::size_t>(1, options.max_ids_per_query);
-  for (std::size_t at = 0; at < ids.size();) {
-    Document filter;
-    {
-      ChildWriter condition(filter.get_mutable(), field);
-      ChildWriter list(condition.get(), "$in", ChildWriter::Kind::array);
-      for (std::uint32_t count = 0; at < ids.size() && count < max_ids && (count == 0 || list.get()->len < options.max_query_bytes);
-           ++count)
-        append_id(list.get(), ArrayKey(list.next_index()).view(), ids[at++]);
-      list.close();
-      condition.close();
-    }
-    filters.push_back(std::move(filter));
-  }
-  return filters;
+  return in_filters(field, id_list(ids), options);
 }
+
+/// The finds of fetch_where_in, on raw documents: one per filter of in_filters, sorted by
+/// `sort` (unless empty), each document read handed to `into`. A document that does not
+/// fit throws its DecodeError, located, or with BadDocuments::skip is reported into the
+/// running resolve's list (as Cursor::skip_bad_documents does).
+void find_where_in(const CollectionCore& collection, std::string_view field, const IdList& ids,
+                   const JoinOptions& options, const Document& sort, DecodeInto into);
 
 /// Every document of `collection` whose `field` is one of `ids`, in as few finds as the
 /// limits allow.
@@ -215,14 +228,7 @@ std::vector<T> fetch_where_in(const Collection<T>& collection, std::string_view 
   std::vector<T> found;
   if (ids.empty()) return found;
   found.reserve(ids.size());
-  for (Document& filter : in_filters(field, ids, options)) {
-    FindOptions<T> find_options;
-    if (!sort.empty()) find_options.sort(Sort<T>::raw(sort));
-    auto cursor = collection.find(Filter<T>::raw(std::move(filter)), std::move(find_options));
-    SkipReport::prepare(options, cursor);
-    for (T& value : cursor) found.push_back(std::move(value));
-    SkipReport::add(options, std::move(cursor));
-  }
+  find_where_in(Access::core(collection), field, id_list(ids), options, sort, decode_into(found));
   return found;
 }
 
@@ -250,9 +256,10 @@ std::vector<Target> lookup_targets(const Database& db, LookupResults& results, c
   for (std::size_t slot = 0; slot < seen.size(); ++slot)
     if (!seen[slot]) missing.push_back(gathered.ids[slot]);
   if (missing.empty()) return targets;
-  std::vector<Target> more = fetch_where_in(db.collection<Target>(), "_id", missing, options);
-  fetched = !more.empty();
-  targets.insert(targets.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  const std::size_t pooled = targets.size();
+  find_where_in(Access::core(db.collection<Target>()), "_id", id_list(missing), options, Document(),
+                decode_into(targets));
+  fetched = targets.size() > pooled;
   return targets;
 }
 

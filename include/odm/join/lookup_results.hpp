@@ -20,9 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <functional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -64,6 +62,25 @@ inline bool stored_as_encoded(const bson_iter_t& stored, const EncodedId& id) {
   return std::string_view(reinterpret_cast<const char*>(holder.data()), holder.size()) == id.bytes();
 }
 
+/// The typed parts of reading a pool, so that the loop over it is compiled once
+/// (odm/join/lookup.cpp) rather than once per model and id type.
+struct PoolReader {
+  /// How many ids were gathered (the size of `seen`).
+  std::size_t ids = 0;
+  const void* gathered = nullptr;
+  /// The slot of the target whose stored `_id` is `stored`, or GatheredIds::none; throws
+  /// DecodeError when the `_id` is not the model's id type.
+  std::uint32_t (*slot_of)(const void* gathered, const bson_iter_t& stored) = nullptr;
+  /// Decodes a whole target whose `_id` did not decode, for its DecodeError.
+  void (*refuse)(const bson_t* document) = nullptr;
+  /// Where a target that fits goes.
+  DecodeInto into;
+};
+
+/// pooled_targets without the types: reads pool `step` through `reader`.
+void read_pool(const LookupResults& results, std::size_t step, const PoolReader& reader, const ReportBad& report,
+               std::vector<char>& seen);
+
 /// The targets of pool `step` whose ids `gathered` holds, each decoded once, as a find of
 /// `{_id: {$in: gathered.ids}}` would have returned them. A target that does not fit its
 /// model throws (no `report`) or is reported once and left out, as the client form does.
@@ -76,51 +93,22 @@ template <class Target, class Id>
 std::vector<Target> pooled_targets(const LookupResults& results, std::size_t step, const GatheredIds<Id>& gathered,
                                    const ReportBad& report, std::vector<char>& seen) {
   std::vector<Target> found;
-  seen.assign(gathered.ids.size(), 0);
-  if (gathered.ids.empty()) return found;
-  std::set<std::string> bad_ids;  // targets whose _id itself does not decode, reported once each
-  // Called in the handler of `error`: rethrows it, with its type, when there is no report.
-  const auto bad = [&](DecodeError& error, const bson_t* document) {
-    if (!report) {
-      locate_decode_error(error, document, results.sources[step]);
-      throw;
-    }
-    report(SkippedDocument{id_field(document), located_decode_error(error, document, results.sources[step])});
-  };
-  for (const RawView& view : results.pools[step]) {
-    bson_t document;
-    if (!bson_init_static(&document, view.data, view.length)) continue;
-    bson_iter_t it;  // _id comes first in stored documents: read it without a search
-    if (!bson_iter_init(&it, &document) || !bson_iter_next(&it)) continue;
-    if (std::strcmp(bson_iter_key(&it), "_id") != 0 && !bson_iter_init_find(&it, &document, "_id"))
-      continue;  // no id: no reference points at it
+  PoolReader reader;
+  reader.ids = gathered.ids.size();
+  reader.gathered = &gathered;
+  reader.slot_of = [](const void* all, const bson_iter_t& stored) -> std::uint32_t {
+    const auto& gathered = *static_cast<const GatheredIds<Id>*>(all);
     id_type_t<Target> id{};
-    try {
-      codec<id_type_t<Target>>::decode(it, id);
-    } catch (const DecodeError&) {
-      // Matched by the server, yet its _id is not the model's id type: the whole document
-      // does not fit, as decoding it says.
-      const Document id_only = id_field(&document);
-      if (!bad_ids.insert(std::string(reinterpret_cast<const char*>(id_only.data()), id_only.size())).second) continue;
-      try {
-        (void)from_bson<Target>(&document);
-      } catch (DecodeError& error) {
-        bad(error, &document);
-      }
-      continue;
-    }
+    codec<id_type_t<Target>>::decode(stored, id);
     const std::uint32_t slot = gathered.slot_of(reference_key(id));
-    if (slot == GatheredIds<Id>::none || seen[slot]) continue;
     if constexpr (std::is_same_v<Id, EncodedId>) {
-      if (!stored_as_encoded(it, gathered.ids[slot])) continue;
+      if (slot != GatheredIds<Id>::none && !stored_as_encoded(stored, gathered.ids[slot])) return GatheredIds<Id>::none;
     }
-    seen[slot] = 1;
-    try {
-      found.push_back(from_bson<Target>(&document));
-    } catch (DecodeError& error) {
-      bad(error, &document);
-    }
-  }
+    return slot;
+  };
+  reader.refuse = [](const bson_t* document) { (void)from_bson<Target>(document); };
+  reader.into = decode_into(found);
+  read_pool(results, step, reader, report, seen);
   return found;
 }
 

@@ -21,6 +21,7 @@
 #include <odm/bson/document.hpp>
 #include <odm/driver/client.hpp>
 #include <odm/driver/collection.hpp>
+#include <odm/driver/cursor.hpp>
 #include <odm/fields/ref.hpp>
 
 #include <algorithm>
@@ -41,6 +42,12 @@ inline constexpr std::int32_t union_with_wire_version = 9;
 Document children_pipeline(std::string_view collection, std::string_view field,
                            const std::vector<ReferenceId>& parents, const Document& sort, std::size_t limit);
 
+/// The first `limit` children of each parent in `parents` (distinct ids), in the order of
+/// `sort`, parent after parent, each handed to `into` (odm/join/join.cpp: compiled once).
+void find_newest_children(const Database& db, const CollectionCore& collection, std::string_view field,
+                          const std::vector<ReferenceId>& parents, const Document& sort, std::size_t limit,
+                          std::size_t parents_per_query, DecodeInto into);
+
 /// Calls place(child) for the first `limit` children of each parent in `parents` (distinct
 /// ids), in the order of `sort`, parent after parent.
 template <class Child, class Id, class Place>
@@ -48,32 +55,10 @@ void fetch_newest_children(const Database& db, const Collection<Child>& collecti
                            const std::vector<Id>& parents, const Document& sort, std::size_t limit,
                            std::size_t parents_per_query, Place&& place) {
   if (parents.empty()) return;
-  // Each reply may carry all it is asked for (up to 16 MiB): no getMore after the first batch.
-  const auto most = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
-  if (max_wire_version(db) >= union_with_wire_version) {
-    const std::size_t step = std::max<std::size_t>(1, parents_per_query);
-    for (std::size_t begin = 0; begin < parents.size(); begin += step) {
-      const std::size_t end = std::min(parents.size(), begin + step);
-      const std::vector<ReferenceId> batch(parents.begin() + static_cast<std::ptrdiff_t>(begin),
-                                           parents.begin() + static_cast<std::ptrdiff_t>(end));
-      const std::size_t at_most = limit > most / batch.size() ? most : limit * batch.size();
-      auto cursor = collection.template aggregate_raw<Child>(
-          children_pipeline(collection.name(), field, batch, sort, limit),
-          AggregateOptions<Child>{}.batch_size(static_cast<std::int32_t>(at_most)));
-      for (Child& child : cursor) place(std::move(child));
-    }
-    return;
-  }
-  for (const Id& parent : parents) {
-    Document filter;
-    encode_reference_id(filter.get_mutable(), field, ReferenceId(parent));
-    FindOptions<Child> options;
-    if (!sort.empty()) options.sort(Sort<Child>::raw(sort));
-    options.limit(static_cast<std::int64_t>(std::min(limit, most)))
-        .batch_size(static_cast<std::int32_t>(std::min(limit, most)));
-    for (Child& child : collection.find(Filter<Child>::raw(std::move(filter)), std::move(options)))
-      place(std::move(child));
-  }
+  std::vector<Child> children;
+  find_newest_children(db, Access::core(collection), field, std::vector<ReferenceId>(parents.begin(), parents.end()),
+                       sort, limit, parents_per_query, decode_into(children));
+  for (Child& child : children) place(std::move(child));
 }
 
 }  // namespace odm::detail

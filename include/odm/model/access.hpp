@@ -26,6 +26,11 @@ struct Access {
   static const auto& client_state(const Cursor& cursor) noexcept {
     return cursor.client_state();
   }
+  /// A collection's core (detail::CollectionCore), for code that needs no model.
+  template <class Collection>
+  static const auto& core(const Collection& collection) noexcept {
+    return collection.core();
+  }
   /// The id a Ref or ParentRef holds (detail::ReferenceId), or the ids of a RefMany.
   template <class Reference>
   static const auto& raw_id(const Reference& reference) noexcept {
