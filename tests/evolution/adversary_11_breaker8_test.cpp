@@ -213,5 +213,17 @@ TEST(Adversary11Breaker8Changes, AnExtraWithDuplicateKeysNeverMakesAnUpdateNameA
   }
 }
 
+// Another program's value of the wrong BSON type under the old name, which is the truth
+// while present: a DecodeError naming the stored (old) name, not the new one.
+TEST(Adversary11Breaker8Extra, AWrongTypeUnderTheOldNameIsADecodeErrorNamingIt) {
+  try {
+    (void)odm::from_bson<Customer>(
+        odm_test::doc_from_json(R"({"_id": {"$numberLong": "1"}, "contact": "ok", "phone": 5551234})"));
+    ADD_FAILURE() << "an int32 under the old name read as a string";
+  } catch (const odm::DecodeError& e) {
+    EXPECT_NE(std::string(e.what()).find("phone"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace adversary_11_breaker8
