@@ -105,6 +105,40 @@ struct Tally {
   };
 };
 
+// ---- the same crate with a unique index on the nested renamed member --------------------
+
+struct IndexedCrate {
+  std::int64_t id = 0;
+  Box box;
+  struct odm_model {
+    static constexpr std::string_view collection = "indexed_crates";
+    static constexpr auto indexes = odm::indexes(odm::index("box.label").unique());
+  };
+};
+
+// v1's crate (only the old name) and another program's (an int32 under the old name).
+struct BoxV1 {
+  std::optional<std::string> tag;
+  std::optional<std::int32_t> size;
+};
+struct CrateV1 {
+  std::int64_t id = 0;
+  BoxV1 box;
+  struct odm_model {
+    static constexpr std::string_view collection = "crates";
+  };
+};
+struct WrongBox {
+  std::int32_t tag = 0;
+};
+struct WrongCrate {
+  std::int64_t id = 0;
+  WrongBox box;
+  struct odm_model {
+    static constexpr std::string_view collection = "crates";
+  };
+};
+
 }  // namespace adversary_11_breaker8_itest
 
 namespace {
@@ -645,6 +679,85 @@ TEST_F(Adversary11Breaker8, EqualityOnAWholeStructHoldingARenamedMemberFindsWhat
     GTEST_SKIP() << "defect: `box == Box{...}` where Box has a renamed member matches only documents v2 wrote (found "
                  << found << " of 2), neither refused nor expanded to the value read";
   EXPECT_EQ(found, 2);
+}
+
+// README's unique index row ("planned on both names, each a partial index over the
+// documents holding its name ... so v1's documents are no null keys"), for a member one
+// embedded struct down (README: the renamed members reach "one embedded struct down"):
+// v1's documents without the member are not null keys, and v1's value collides with v2's.
+TEST_F(Adversary11Breaker8, AUniqueIndexOnANestedRenamedMemberCoversBothNames) {
+  ODM_REQUIRE(partial_unique_indexes);
+  odm::sync_indexes<IndexedCrate>(db());
+  std::string problems;
+  const auto raw_insert = [&](const std::string& document) {
+    try {
+      run(R"({"insert": "indexed_crates", "documents": [)" + document + "]}");
+    } catch (const odm::Error& e) {
+      problems += "v1's insert of " + document + " refused: " + e.what() + "; ";
+    }
+  };
+  raw_insert(R"({"_id": {"$numberLong": "1"}, "box": {"tag": "x"}})");
+  raw_insert(R"({"_id": {"$numberLong": "2"}, "box": {"size": 1}})");
+  raw_insert(R"({"_id": {"$numberLong": "3"}, "box": {"size": 2}})");
+  auto v2 = db().collection<IndexedCrate>();
+  try {
+    v2.insert_one(IndexedCrate{4, Box{std::string("x"), std::nullopt}});
+    problems += "v2 stored box.label \"x\" beside v1's box.tag \"x\"; ";
+  } catch (const odm::DuplicateKeyError&) {
+  }
+  try {
+    v2.insert_one(IndexedCrate{5, Box{std::string("y"), std::nullopt}});
+  } catch (const odm::Error& e) {
+    problems += std::string("v2's insert of a new value refused: ") + e.what() + "; ";
+  }
+  const odm::Document reply = db().run_command(json(R"({"listIndexes": "indexed_crates"})"));
+  if (!problems.empty())
+    GTEST_SKIP() << "defect: the unique index on a renamed member one embedded struct down covers only its new name: "
+                 << problems << "indexes: " << reply.to_json();
+  EXPECT_EQ(problems, "");
+}
+
+// The expand phase's $jsonSchema (README: it "lists the old name with the member's type and
+// requires neither name"), one embedded struct down: v1's box with only the old name and
+// v2's with both pass; a wrong type under the old name is refused.
+TEST_F(Adversary11Breaker8, TheValidatorOfANestedRenameAcceptsBothReleasesWrites) {
+  ODM_REQUIRE(json_schema_validators);
+  odm::sync_validators<Crate>(db());
+  std::string problems;
+  try {
+    db().collection<CrateV1>().insert_one(CrateV1{1, BoxV1{std::string("x"), 1}});
+  } catch (const odm::Error& e) {
+    problems += std::string("v1's document refused: ") + e.what() + "; ";
+  }
+  try {
+    db().collection<Crate>().insert_one(Crate{2, Box{std::string("y"), 2}});
+  } catch (const odm::Error& e) {
+    problems += std::string("v2's document refused: ") + e.what() + "; ";
+  }
+  try {
+    db().collection<WrongCrate>().insert_one(WrongCrate{3, WrongBox{7}});
+    problems += "an int32 under box.tag was stored; ";
+  } catch (const odm::Error&) {
+  }
+  EXPECT_EQ(problems, "") << odm::json_schema<Crate>().to_json();
+}
+
+// The same wrong write sent as another program's raw `insert` command (the documents inline
+// in the command, as mongosh's db.runCommand sends them): MongoDB validates every insert,
+// whatever the wire format.
+TEST_F(Adversary11Breaker8, AWrongWriteSentAsARawInsertCommandIsRefusedToo) {
+  ODM_REQUIRE(json_schema_validators);
+  odm::sync_validators<Crate>(db());
+  bool stored = false;
+  try {
+    run(R"({"insert": "crates", "documents": [{"_id": {"$numberLong": "3"}, "box": {"tag": 7}}]})");
+    stored = true;
+  } catch (const odm::Error&) {
+  }
+  if (stored)
+    GTEST_SKIP() << "defect (test server): an `insert` command whose documents are inline (not an OP_MSG document "
+                    "sequence) bypasses the collection's validator";
+  EXPECT_FALSE(stored);
 }
 
 }  // namespace
