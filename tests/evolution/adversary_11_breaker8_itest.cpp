@@ -139,6 +139,28 @@ struct WrongCrate {
   };
 };
 
+// ---- a rename in its expand phase on a model that also has schema versions --------------
+
+struct ContactV1 {
+  std::int64_t id = 0;
+  std::string phone;
+  struct odm_model {
+    static constexpr std::string_view collection = "contacts";
+  };
+};
+struct ContactV2 {
+  std::int64_t id = 0;
+  std::string contact;
+  std::int32_t calls = 0;
+  odm::Extra rest;
+  struct odm_model {
+    static constexpr std::string_view collection = "contacts";
+    static constexpr auto fields =
+        odm::fields(odm::renamed_from<&ContactV2::contact>("phone"), odm::defaulted(&ContactV2::calls));
+    static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(&same));
+  };
+};
+
 }  // namespace adversary_11_breaker8_itest
 
 namespace {
@@ -757,6 +779,44 @@ TEST_F(Adversary11Breaker8, AWrongWriteSentAsARawInsertCommandIsNotStored) {
   EXPECT_EQ(raw_count("crates", R"({"_id": {"$numberLong": "3"}})"), 0) << reply.to_json();
   bson_iter_t it;
   EXPECT_TRUE(bson_iter_init_find(&it, reply.get(), "writeErrors")) << reply.to_json();
+}
+
+// A renamed member (expand phase) on a model that also has schema versions: the upsert
+// seeds both names and stamps the version, and a tracked save, a typed update and an
+// update_many of documents v1 wrote (old name only, no schema_version) leave a value v1
+// reads and v2 reads, under both names.
+TEST_F(Adversary11Breaker8, ARenameAndASchemaVersionTogetherKeepBothReleasesReadingTheSame) {
+  auto v1 = db().collection<ContactV1>();
+  auto v2 = db().collection<ContactV2>();
+  v2.update_one(field(&ContactV2::id) == std::int64_t{1} && field(&ContactV2::contact) == std::string("555"),
+                field(&ContactV2::calls).inc(std::int32_t{1}), odm::UpdateOptions<ContactV2>{}.upsert());
+  EXPECT_EQ(raw_count("contacts", R"({"_id": {"$numberLong": "1"}, "phone": "555", "contact": "555", "calls": 1,
+                                      "schema_version": 2})"),
+            1)
+      << stored<ContactV2>(1).to_json();
+  v1.insert_one(ContactV1{2, "111"});
+  v1.insert_one(ContactV1{3, "333"});
+  v1.insert_one(ContactV1{4, "x"});
+  odm::Tracked<ContactV2> mine = odm::track(v2.get_by_id(2));
+  mine->contact = "222";
+  EXPECT_TRUE(mine.save(v2));
+  v2.update_one(field(&ContactV2::id) == std::int64_t{3}, field(&ContactV2::contact).set(std::string("444")));
+  v2.update_many(field(&ContactV2::contact) == std::string("x"), field(&ContactV2::calls).inc(std::int32_t{2}));
+  const struct {
+    std::int64_t id;
+    const char* value;
+    std::int32_t calls;
+  } want[] = {{1, "555", 1}, {2, "222", 0}, {3, "444", 0}, {4, "x", 2}};
+  for (const auto& w : want) {
+    SCOPED_TRACE("_id " + std::to_string(w.id) + ": " + stored<ContactV2>(w.id).to_json());
+    EXPECT_EQ(v1.get_by_id(w.id).phone, w.value);
+    const ContactV2 read = v2.get_by_id(w.id);
+    EXPECT_EQ(read.contact, w.value);
+    EXPECT_EQ(read.calls, w.calls);
+    EXPECT_EQ(raw_count("contacts", R"({"_id": {"$numberLong": ")" + std::to_string(w.id) +
+                                        R"("}, "schema_version": 2})"),
+              1);
+  }
 }
 
 }  // namespace
