@@ -12,6 +12,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -195,6 +196,9 @@ class Differ {
         bson_append_iter(part.get_mutable(), path.data(), static_cast<int>(path.size()), &value));
   }
   void unset(const std::string& path) {
+    // A document another program wrote may hold a key twice; MongoDB refuses an update that
+    // names a path twice, and one $unset removes the field.
+    if (!unset_paths_.insert(path).second) return;
     detail::check_append(bson_append_int32(unset_.get_mutable(), path.data(), static_cast<int>(path.size()), 1));
   }
   static void append_part(bson_t* out, const char* name, const Document& part) {
@@ -204,6 +208,7 @@ class Differ {
   Document set_;
   Document unset_;
   Document push_;
+  std::unordered_set<std::string> unset_paths_;
   std::size_t depth_ = 0;  // sub-documents and arrays entered
 };
 

@@ -127,7 +127,8 @@ void find_newest_children(const Database& db, const CollectionCore& collection, 
       const std::size_t at_most = limit > most / batch.size() ? most : limit * batch.size();
       AggregateSpec spec;
       spec.batch_size = static_cast<std::int32_t>(at_most);
-      CursorCore cursor = collection.aggregate(nullptr, children_pipeline(collection.name(), field, batch, sort, limit), spec);
+      const Document pipeline = children_pipeline(collection.name(), field, batch, sort, limit);
+      CursorCore cursor = collection.aggregate(nullptr, pipeline.get(), spec);
       read_all(cursor, into);
     }
     return;

@@ -274,6 +274,21 @@ TEST(RenamedFrom, AssignmentsReadTheOldNameFirst) {
   EXPECT_EQ(std::string(bson_iter_utf8(&added, nullptr)), "$_id");
 }
 
+// A pipeline's $match on a renamed member reads either name, exactly as find's filter does.
+TEST(RenamedFrom, APipelineMatchReadsEitherNameAsFindDoes) {
+  const odm::Filter<Counter> filter = odm::field(&Counter::visits) > std::int64_t{3};
+  const odm::Document stages = odm::pipeline<Counter>().match(filter).bson();
+  bson_iter_t it;
+  bson_iter_t match;
+  ASSERT_TRUE(bson_iter_init(&it, stages.get()) && bson_iter_find_descendant(&it, "0.$match", &match));
+  std::uint32_t length = 0;
+  const std::uint8_t* data = nullptr;
+  bson_iter_document(&match, &length, &data);
+  const std::string sent = canonical(odm::Document::from_bytes({data, length}));
+  EXPECT_EQ(sent, canonical(filter.bson()));
+  EXPECT_NE(sent.find("hits"), std::string::npos) << sent;
+}
+
 TEST(RenamedFrom, TypedUpdatesWriteBothNames) {
   const odm::Update<Counter> update =
       odm::field(&Counter::visits).inc(std::int64_t{2}) + odm::field(&Counter::label).set(std::string("x"));

@@ -222,6 +222,15 @@ class Pipeline {
     static_assert(std::is_same_v<S, Out>,
                   "odm: this $match filters another struct than the documents this stage receives (the output of "
                   "the stage before); build the filter from that struct's members");
+    if constexpr (reflectable<S>) {
+      if constexpr (detail::written_previous_names<S>.size() > 0) {
+        // A condition on a member renamed in its expand phase addresses both names, as
+        // find's filter does (Filter::bson, odm/query/previous_names.hpp).
+        const Document sent = filter.bson();
+        stages_.add_document("$match", sent.get());
+        return std::move(*this);
+      }
+    }
     detail::ScratchBson body;
     detail::append_filter(body.get(), detail::QueryAccess::expression(filter));
     stages_.add_document("$match", body.get());
