@@ -233,38 +233,49 @@ bool touches(const bson_t* update, std::string_view name) {
 }
 }  // namespace
 
+namespace {
+/// A copy of `update` in which `add` appends fields to the operator document `op`: into the
+/// update's own `op` when it has one (MongoDB refuses an operator given twice), else into
+/// a new one at the end.
+template <class Add>
+Document with_added_to(const bson_t* update, std::string_view op, Add add) {
+  Document out;
+  bool merged = false;
+  bson_iter_t it;
+  bson_iter_init(&it, update);
+  while (bson_iter_next(&it)) {
+    const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
+    if (key != op || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      check_append(bson_append_iter(out.get_mutable(), key.data(), static_cast<int>(key.size()), &it));
+      continue;
+    }
+    ChildWriter merged_op(out.get_mutable(), key);
+    bson_iter_t field;
+    bson_iter_recurse(&it, &field);
+    while (bson_iter_next(&field))
+      check_append(bson_append_iter(merged_op.get(), bson_iter_key(&field), static_cast<int>(bson_iter_key_len(&field)), &field));
+    add(merged_op.get());
+    merged_op.close();
+    merged = true;
+  }
+  if (!merged) {
+    ChildWriter new_op(out.get_mutable(), op);
+    add(new_op.get());
+    new_op.close();
+  }
+  return out;
+}
+}  // namespace
+
 Document with_retired_unset(const bson_t* update, const RetiredNames& retired) {
   std::vector<std::string_view> added;
   for (const std::string_view name : retired)
     if (!touches(update, name)) added.push_back(name);
   if (added.empty()) return Document::copy_of(update);
-  Document out;
-  bool merged = false;
-  bson_iter_t op;
-  bson_iter_init(&op, update);
-  while (bson_iter_next(&op)) {
-    const std::string_view key(bson_iter_key(&op), bson_iter_key_len(&op));
-    if (key != "$unset" || !BSON_ITER_HOLDS_DOCUMENT(&op)) {
-      check_append(bson_append_iter(out.get_mutable(), key.data(), static_cast<int>(key.size()), &op));
-      continue;
-    }
-    ChildWriter unset(out.get_mutable(), key);
-    bson_iter_t field;
-    bson_iter_recurse(&op, &field);
-    while (bson_iter_next(&field))
-      check_append(bson_append_iter(unset.get(), bson_iter_key(&field), static_cast<int>(bson_iter_key_len(&field)), &field));
+  return with_added_to(update, "$unset", [&](bson_t* unset) {
     for (const std::string_view name : added)
-      check_append(bson_append_int32(unset.get(), name.data(), static_cast<int>(name.size()), 1));
-    unset.close();
-    merged = true;
-  }
-  if (!merged) {
-    ChildWriter unset(out.get_mutable(), "$unset");
-    for (const std::string_view name : added)
-      check_append(bson_append_int32(unset.get(), name.data(), static_cast<int>(name.size()), 1));
-    unset.close();
-  }
-  return out;
+      check_append(bson_append_int32(unset, name.data(), static_cast<int>(name.size()), 1));
+  });
 }
 
 Document without_field(const bson_t* document, std::string_view key) {
@@ -371,32 +382,10 @@ Document with_version_on_insert(const bson_t* update, std::int32_t current) {
       if (key.substr(0, key.find('.')) == schema_version_field) return Document::copy_of(update);
     }
   }
-  Document out;
-  bool merged = false;
-  bson_iter_init(&op, update);
-  while (bson_iter_next(&op)) {
-    const std::string_view key(bson_iter_key(&op), bson_iter_key_len(&op));
-    if (key != "$setOnInsert" || !BSON_ITER_HOLDS_DOCUMENT(&op)) {
-      check_append(bson_append_iter(out.get_mutable(), key.data(), static_cast<int>(key.size()), &op));
-      continue;
-    }
-    ChildWriter on_insert(out.get_mutable(), key);
-    bson_iter_t field;
-    bson_iter_recurse(&op, &field);
-    while (bson_iter_next(&field))
-      check_append(bson_append_iter(on_insert.get(), bson_iter_key(&field), static_cast<int>(bson_iter_key_len(&field)), &field));
-    check_append(bson_append_int32(on_insert.get(), schema_version_field.data(),
+  return with_added_to(update, "$setOnInsert", [&](bson_t* on_insert) {
+    check_append(bson_append_int32(on_insert, schema_version_field.data(),
                                    static_cast<int>(schema_version_field.size()), current));
-    on_insert.close();
-    merged = true;
-  }
-  if (!merged) {
-    ChildWriter on_insert(out.get_mutable(), "$setOnInsert");
-    check_append(bson_append_int32(on_insert.get(), schema_version_field.data(),
-                                   static_cast<int>(schema_version_field.size()), current));
-    on_insert.close();
-  }
-  return out;
+  });
 }
 
 }  // namespace odm::detail
