@@ -6,11 +6,13 @@
 // path itself; its Migration also rewrites current documents that still hold it. Probed
 // here: raw $rename/$unset/sub-path updates of the retired name, a retired name that is a
 // string prefix of a member, nested retired names (and updates of their parent), parents
-// that are null, missing or an array, upserts, update_many over mixed documents, another
+// that are null or missing, a rename under an array parent, upserts, update_many over mixed documents, another
 // BSON type under the retired name, rename chains across versions and in one step, a
-// retired name a later step reuses, an interrupted Migration, the expand release (v2) and
-// the contract release (v3) from several threads against a reference model, a Migration
-// beside v3's writers, and the contract model's validator over what its writes leave.
+// retired name a later step reuses, a newer document holding the retired name (the next
+// release reusing it), a Migration interrupted (by on_progress or a failing chained step),
+// the expand release (v2) and the contract release (v3) from several threads against a
+// reference model (ODM_ADVERSARY11_RETIRED_SEED replays a seed), a Migration beside v3's
+// writers, and the contract model's validator over what its writes leave.
 // A probe that shows a defect stays, asserting the documented behaviour, and is skipped
 // with `defect:` and what was observed.
 
