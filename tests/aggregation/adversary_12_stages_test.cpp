@@ -424,23 +424,29 @@ TEST(Adversary12Stages, InvalidUtf8ValuesAreRefusedAndThePipelineStaysUsable) {
 // A raw stage of the wrong shape is an odm::ValueError, as documented, even when the
 // document holds bytes that are not UTF-8 (the error message cannot print them as JSON).
 TEST(Adversary12Stages, WrongShapeRawStageWithInvalidUtf8IsAValueError) {
-  odm::Document bad;
-  ASSERT_TRUE(bson_append_utf8(bad.get_mutable(), "match", -1, "\xff\xfe", 2));
+  std::vector<odm::Document> wrong(3);
+  ASSERT_TRUE(bson_append_utf8(wrong[0].get_mutable(), "match", -1, "\xff\xfe", 2));  // a string that is not UTF-8
+  ASSERT_TRUE(bson_append_int32(wrong[1].get_mutable(), "m\xc3", -1, 1));             // a key that is not UTF-8
+  bson_t body;  // a sub-document Extended JSON would read as a date wrapper
+  ASSERT_TRUE(bson_append_document_begin(wrong[2].get_mutable(), "match", -1, &body));
+  ASSERT_TRUE(bson_append_int32(&body, "$date", -1, 1));
+  ASSERT_TRUE(bson_append_document_end(wrong[2].get_mutable(), &body));
   const auto base = odm::pipeline<Order>();
-  bool value_error = false;
-  std::string other;
-  try {
-    (void)base.stage<odm::Document>(bad);
-  } catch (const odm::ValueError&) {
-    value_error = true;
-  } catch (const std::exception& e) {
-    other = e.what();
+  std::string others;
+  for (std::size_t i = 0; i < wrong.size(); ++i) {
+    try {
+      (void)base.stage<odm::Document>(wrong[i]);
+      ADD_FAILURE() << "case " << i << ": a stage of the wrong shape was accepted";
+    } catch (const odm::ValueError&) {
+    } catch (const std::exception& e) {
+      others += "case " + std::to_string(i) + ": " + e.what() + "; ";
+    }
+    EXPECT_EQ(base.size(), 0u);
   }
-  if (!value_error)
-    GTEST_SKIP() << "defect: Pipeline::stage documents odm::ValueError for a stage of the wrong shape, but a "
-                    "document with invalid UTF-8 gets another exception: "
-                 << other;
-  EXPECT_EQ(base.size(), 0u);
+  if (!others.empty())
+    GTEST_SKIP() << "defect: Pipeline::stage documents odm::ValueError for a stage of the wrong shape, but "
+                    "these get another exception (the message is built with Document::to_json): "
+                 << others;
 }
 
 // A facet whose sub-pipeline outgrew the inline buffer, and a $facet making the outer list
