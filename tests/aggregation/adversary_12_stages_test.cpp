@@ -554,4 +554,47 @@ TEST(Adversary12Stages, RefusedFacetLeavesALongPipelineUnchanged) {
   expect_pipeline_bytes(pipeline, expected.get());
 }
 
+// A $group written in place (write_stage) starting at every offset around the inline
+// boundary, so that its key, accumulators and nested $ifNull straddle it.
+TEST(Adversary12Stages, GroupStraddlingTheInlineBoundary) {
+  for (std::size_t pad = 380; pad <= 520; ++pad) {
+    SCOPED_TRACE("pad " + std::to_string(pad));
+    bson_t* raw = bson_new();
+    bson_t fields;
+    bson_append_document_begin(raw, "$addFields", -1, &fields);
+    const std::string text(pad, 'q');
+    bson_append_utf8(&fields, "p", -1, text.data(), static_cast<int>(text.size()));
+    bson_append_document_end(raw, &fields);
+    Expected expected;
+    expected.raw(raw);
+    const auto pipeline = odm::pipeline<Order>()
+                              .stage<Order>(odm::Document::adopt(raw))
+                              .group<GrandTotal>(agg::count<&GrandTotal::orders>(),
+                                                 agg::sum<&GrandTotal::items>(field(&Order::items)));
+    bson_t* group = bson_new();
+    bson_t body;
+    bson_t orders;
+    bson_t items;
+    bson_t sum;
+    bson_t args;
+    bson_append_document_begin(group, "$group", -1, &body);
+    bson_append_null(&body, "_id", -1);
+    bson_append_document_begin(&body, "orders", -1, &orders);
+    bson_append_int32(&orders, "$sum", -1, 1);
+    bson_append_document_end(&body, &orders);
+    bson_append_document_begin(&body, "items", -1, &items);
+    bson_append_document_begin(&items, "$sum", -1, &sum);
+    bson_append_array_begin(&sum, "$ifNull", -1, &args);
+    bson_append_utf8(&args, "0", -1, "$items", -1);
+    bson_append_int64(&args, "1", -1, 0);
+    bson_append_array_end(&sum, &args);
+    bson_append_document_end(&items, &sum);
+    bson_append_document_end(&body, &items);
+    bson_append_document_end(group, &body);
+    expected.raw(group);
+    bson_destroy(group);
+    expect_pipeline_bytes(pipeline, expected.get());
+  }
+}
+
 }  // namespace
