@@ -255,7 +255,14 @@ void StageList::add_raw(const Document& stage) {
   if (!bson_iter_init(&it, stage.get()) || !bson_iter_next(&it) || bson_iter_key(&it)[0] != '$' ||
       bson_iter_next(&it))
     throw ValueError("odm: a stage written by hand is a document with one field named after the stage ($bucket, "
-                     "...), not " + stage.to_json());
+                     "...), not " + [&]() -> std::string {
+                       // The stage may be what JSON cannot show (bytes that are not UTF-8, `{$date: 1}`).
+                       try {
+                         return stage.to_json();
+                       } catch (const Error&) {
+                         return "a document of " + std::to_string(stage.size()) + " bytes that JSON cannot show";
+                       }
+                     }());
   add_stage_document(stage.get());
 }
 

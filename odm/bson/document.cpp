@@ -265,17 +265,21 @@ bool reusable(const bson_t* doc) noexcept {
 
 bson_t* detail::new_document() {
   if (spares.count > 0) return spares.kept[--spares.count];
+  // The release is armed when a thread first makes a document, not when it first keeps
+  // one: arming it while the program exits (a static's destructor, after the thread's
+  // thread_local destructors ran) would register a destructor that never runs, and what
+  // was kept then would never be freed.
+  if (!spares.release_armed && !spares.closed) {
+    spare_release.armed = true;  // constructs it in this thread, so that its destructor runs
+    spares.release_armed = true;
+  }
   return bson_new();
 }
 
 void detail::free_document(bson_t* doc) noexcept {
-  if (spares.closed || spares.count == SpareDocuments::capacity || !reusable(doc)) {
+  if (spares.closed || !spares.release_armed || spares.count == SpareDocuments::capacity || !reusable(doc)) {
     bson_destroy(doc);
     return;
-  }
-  if (!spares.release_armed) {
-    spare_release.armed = true;  // constructs it in this thread, so that its destructor runs
-    spares.release_armed = true;
   }
   bson_reinit(doc);
   spares.kept[spares.count++] = doc;

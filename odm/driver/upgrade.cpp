@@ -194,17 +194,33 @@ std::optional<GuardedRewrite> guarded_rewrite(const bson_t* stored, const bson_t
   if (!set.empty()) check_append(bson_append_document(rewrite.update.get_mutable(), "$set", 4, set.get()));
   if (!unset.empty()) check_append(bson_append_document(rewrite.update.get_mutable(), "$unset", 6, unset.get()));
   if (rewrite.update.empty()) return std::nullopt;
+  const auto too_large = [&](const char* what, std::size_t bytes) {
+    Document id;
+    bson_iter_t found;
+    if (has_field(stored, "_id", found)) check_append(bson_append_iter(id.get_mutable(), "_id", 3, &found));
+    return EncodeError("odm: the rewrite of the document " + id.to_json() + " makes " + what + " of " +
+                       std::to_string(bytes) + " bytes, over MongoDB's limit of " + std::to_string(max_document_bytes) +
+                       ": its new version is too large, and nothing was written");
+  };
+  // The document the update leaves: every field of `target`, and the stored fields it
+  // keeps. MongoDB refuses a larger one (code 17419, naming no document); say which.
+  std::size_t result_bytes = 5;  // the length and the terminating byte
+  bson_iter_init(&it, target);
+  while (bson_iter_next(&it)) result_bytes += element_bytes(it);
+  bson_iter_init(&it, stored);
+  while (bson_iter_next(&it)) {
+    bson_iter_t now;
+    bson_iter_t removed;
+    const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
+    if (has_field(target, key, now)) continue;
+    const bool unset_here = !unset.empty() && has_field(unset.get(), key, removed);
+    if (!unset_here) result_bytes += element_bytes(it);
+  }
+  if (result_bytes > max_document_bytes) throw too_large("a document", result_bytes);
   // Room for the statement's own keys (q, u, multi, upsert) beside the filter and update.
   constexpr std::size_t statement_bytes = 1024;
   const std::size_t used = rewrite.update.size() + absent.size() + statement_bytes;
-  if (used > max_document_bytes)
-    throw EncodeError("odm: the rewrite of the document " + [&] {
-      Document id;
-      bson_iter_t found;
-      if (has_field(stored, "_id", found)) check_append(bson_append_iter(id.get_mutable(), "_id", 3, &found));
-      return id.to_json();
-    }() + " is " + std::to_string(rewrite.update.size()) + " bytes, over MongoDB's limit of " +
-                      std::to_string(max_document_bytes) + " for one update: its new version is too large");
+  if (used > max_document_bytes) throw too_large("an update", rewrite.update.size());
   rewrite.filter = guard_of(stored, max_document_bytes - used);
   bson_concat(rewrite.filter.get_mutable(), absent.get());
   return rewrite;
@@ -219,15 +235,21 @@ bool paths_overlap(std::string_view a, std::string_view b) {
          (longer.size() == shorter.size() || longer[shorter.size()] == '.');
 }
 
-/// Whether a path of `update` (an operator document) overlaps `name`.
+/// Whether a path of `update` (an operator document) overlaps `name`: a key of any
+/// operator, or the target of a `$rename` (`{$rename: {from: "to"}}` writes `to` too).
 bool touches(const bson_t* update, std::string_view name) {
   bson_iter_t op;
   bson_iter_init(&op, update);
   while (bson_iter_next(&op)) {
     bson_iter_t path;
     if (!BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &path)) continue;
-    while (bson_iter_next(&path))
+    const bool rename = std::string_view(bson_iter_key(&op), bson_iter_key_len(&op)) == "$rename";
+    while (bson_iter_next(&path)) {
       if (paths_overlap(std::string_view(bson_iter_key(&path), bson_iter_key_len(&path)), name)) return true;
+      std::uint32_t length = 0;
+      const char* target = rename && BSON_ITER_HOLDS_UTF8(&path) ? bson_iter_utf8(&path, &length) : nullptr;
+      if (target != nullptr && paths_overlap(std::string_view(target, length), name)) return true;
+    }
   }
   return false;
 }
@@ -369,6 +391,16 @@ Document not_newer_within(const bson_t* filter, std::int32_t current) {
 
 Document newer_within(const bson_t* filter, std::int32_t current) {
   return and_of(filter, newer_version_filter(current).get());
+}
+
+bool pins_id(const bson_t* filter) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, filter, "_id")) return false;
+  bson_iter_t inner;
+  if (!BSON_ITER_HOLDS_DOCUMENT(&it) || !bson_iter_recurse(&it, &inner) || !bson_iter_next(&inner)) return true;
+  const std::string_view key(bson_iter_key(&inner), bson_iter_key_len(&inner));
+  if (key.empty() || key.front() != '$') return true;  // a sub-document id
+  return key == "$eq" && !bson_iter_next(&inner);
 }
 
 Document with_version_on_insert(const bson_t* update, std::int32_t current) {

@@ -57,6 +57,48 @@ void for_each_update_path(const bson_t* update, Fn&& fn) {
   }
 }
 
+/// The renamed member inside `path` when `path` is one of its ancestors (`box` for
+/// `box.label`), else nullptr.
+const NamePair* renamed_inside(std::string_view path, const NamePair* pairs, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i)
+    if (const std::string name = pairs[i].path(pairs[i].name); name.size() > path.size() && starts_path(name, path))
+      return &pairs[i];
+  return nullptr;
+}
+
+/// Whether a condition (`value`, `{$eq: value}`, `{$in: [...]}`, `{$not: ...}`, ...)
+/// compares a whole sub-document: a document that is not an operator document, at any depth.
+bool compares_documents(const bson_iter_t& condition, int depth) {
+  if (depth > 100) return true;
+  bson_iter_t inner;
+  if (BSON_ITER_HOLDS_ARRAY(&condition)) {
+    if (!bson_iter_recurse(&condition, &inner)) return false;
+    while (bson_iter_next(&inner))
+      if (compares_documents(inner, depth + 1)) return true;
+    return false;
+  }
+  if (!BSON_ITER_HOLDS_DOCUMENT(&condition) || !bson_iter_recurse(&condition, &inner)) return false;
+  if (!bson_iter_next(&inner) || bson_iter_key(&inner)[0] != '$') return true;  // `{}` or `{label: ...}`
+  do {
+    if (compares_documents(inner, depth + 1)) return true;
+  } while (bson_iter_next(&inner));
+  return false;
+}
+
+/// A condition comparing the whole parent of a renamed member (`box == Box{...}`) compares
+/// stored bytes, so it would match only the documents whose box holds the new name (and
+/// in v2's order): refused, as a sort on the member is.
+void refuse_whole_parent(std::string_view key, const bson_iter_t& condition, const NamePair* pairs, std::size_t count) {
+  const NamePair* inside = renamed_inside(key, pairs, count);
+  if (inside == nullptr || !compares_documents(condition, 0)) return;
+  throw UsageError("odm: the filter compares the whole sub-document \"" + std::string(key) + "\", which holds `" +
+                   inside->path(inside->name) + "`, a member renamed in its expand phase (odm::renamed_from \"" +
+                   std::string(inside->previous) +
+                   "\"): a document may hold either name, so comparing stored sub-documents would miss those "
+                   "the other release wrote. Compare the members instead (field(&T::parent) / &P::member == value, "
+                   "joined with &&), or run the contract Migration (odm::rename_field) first");
+}
+
 void append_key(bson_t* out, std::string_view key, bson_iter_t* value) {
   check_append(bson_append_iter(out, key.data(), static_cast<int>(key.size()), value));
 }
@@ -103,6 +145,7 @@ void rewrite_filter(const bson_t* filter, bson_t* out, const NamePair* pairs, st
     std::string_view rest;
     const NamePair* pair = key.empty() || key.front() == '$' ? nullptr : renamed_root(key, pairs, count, rest);
     if (!pair) {
+      if (!key.empty() && key.front() != '$') refuse_whole_parent(key, it, pairs, count);
       append_key(out, key, &it);
       continue;
     }
@@ -324,16 +367,20 @@ Document seed_previous_names(const bson_t* update, const bson_t* filter, const N
   Document seeds;
   collect_seeds(filter, seeds.get_mutable(), pairs, count, 0);
   if (seeds.empty()) return Document::copy_of(update);
-  // The roots the update writes itself (MongoDB refuses two operators on one path).
+  // The paths the update writes itself: MongoDB refuses two operators on paths of which
+  // one is the other or lies inside it (`box` and `box.label`), not on siblings
+  // (`box.size` beside a seed of `box.label`, which must stay).
   std::vector<std::string> written;
-  for_each_update_path(update, [&](std::string_view path) { written.emplace_back(path.substr(0, path.find('.'))); });
+  for_each_update_path(update, [&](std::string_view path) { written.emplace_back(path); });
   Document kept;
   bson_iter_t seed;
   bson_iter_init(&seed, seeds.get());
   while (bson_iter_next(&seed)) {
     const std::string_view path(bson_iter_key(&seed), bson_iter_key_len(&seed));
-    if (std::find(written.begin(), written.end(), path.substr(0, path.find('.'))) == written.end())
-      append_key(kept.get_mutable(), path, &seed);
+    const bool conflicts = std::any_of(written.begin(), written.end(), [&](const std::string& other) {
+      return starts_path(path, other) || starts_path(other, path);
+    });
+    if (!conflicts) append_key(kept.get_mutable(), path, &seed);
   }
   if (kept.empty()) return Document::copy_of(update);
   Document out;

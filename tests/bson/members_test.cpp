@@ -5,7 +5,7 @@
 #include "celsius.hpp"
 #include "test_support.hpp"
 
-#include <odm/index/stored_path.hpp>
+#include <odm/bson/stored_path.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -130,6 +130,55 @@ TEST(GuardedRewrite, AnUpdateOverTheLimitIsAnEncodeError) {
   EXPECT_THROW((void)odm::detail::guarded_rewrite(stored.get(), target.get()), odm::EncodeError);
 }
 
+// A 9 MB field kept beside a 9 MB field the step adds: the update alone fits, the
+// document it leaves (18 MB) does not. Refused before anything is sent, naming the _id;
+// one byte under the limit passes.
+TEST(GuardedRewrite, AResultingDocumentOverTheLimitIsAnEncodeErrorNamingIt) {
+  const std::string big(9 * 1024 * 1024, 'b');
+  odm::Document stored;
+  bson_append_int32(stored.get_mutable(), "_id", 3, 7);
+  bson_append_utf8(stored.get_mutable(), "blob", -1, big.data(), static_cast<int>(big.size()));
+  odm::Document target = odm::Document::copy_of(stored.get());
+  bson_append_utf8(target.get_mutable(), "copy", -1, big.data(), static_cast<int>(big.size()));
+  try {
+    (void)odm::detail::guarded_rewrite(stored.get(), target.get());
+    ADD_FAILURE() << "an 18 MB document was not refused";
+  } catch (const odm::EncodeError& e) {
+    EXPECT_NE(std::string(e.what()).find(R"("_id" : 7)"), std::string::npos) << e.what();
+  }
+  // The same when the big field is dropped by the step: the result is 9 MB.
+  odm::Document moved;
+  bson_append_int32(moved.get_mutable(), "_id", 3, 7);
+  bson_append_utf8(moved.get_mutable(), "copy", -1, big.data(), static_cast<int>(big.size()));
+  EXPECT_NO_THROW((void)odm::detail::guarded_rewrite(stored.get(), moved.get()));
+  // Exactly the limit passes; one byte more does not (5 bytes of length and end, 9 of the
+  // int32 _id field, 11 + the string's length for "blob" and for "copy").
+  const std::size_t fixed = 5 + 9 + 2 * 11;
+  const std::string half((odm::detail::max_document_bytes - fixed) / 2, 'h');
+  odm::Document at_limit_stored;
+  bson_append_int32(at_limit_stored.get_mutable(), "_id", 3, 7);
+  bson_append_utf8(at_limit_stored.get_mutable(), "blob", -1, half.data(), static_cast<int>(half.size()));
+  odm::Document at_limit = odm::Document::copy_of(at_limit_stored.get());
+  bson_append_utf8(at_limit.get_mutable(), "copy", -1, half.data(), static_cast<int>(half.size()));
+  ASSERT_EQ(at_limit.size(), odm::detail::max_document_bytes);
+  EXPECT_NO_THROW((void)odm::detail::guarded_rewrite(at_limit_stored.get(), at_limit.get()));
+  const std::string longer = half + "!";
+  odm::Document over = odm::Document::copy_of(at_limit_stored.get());
+  bson_append_utf8(over.get_mutable(), "copy", -1, longer.data(), static_cast<int>(longer.size()));
+  EXPECT_THROW((void)odm::detail::guarded_rewrite(at_limit_stored.get(), over.get()), odm::EncodeError);
+}
+
+// An upsert whose filter pins `_id` inserts that id: a newer document there stops it.
+TEST(PinsId, OnlyATopLevelEqualityOnIdPinsIt) {
+  EXPECT_TRUE(odm::detail::pins_id(json(R"({"_id": 5, "name": "x"})").get()));
+  EXPECT_TRUE(odm::detail::pins_id(json(R"({"_id": {"$eq": 5}})").get()));
+  EXPECT_TRUE(odm::detail::pins_id(json(R"({"_id": {"line": "A", "n": 1}})").get()));
+  EXPECT_FALSE(odm::detail::pins_id(json(R"({"name": "x"})").get()));
+  EXPECT_FALSE(odm::detail::pins_id(json(R"({"_id": {"$in": [5]}})").get()));
+  EXPECT_FALSE(odm::detail::pins_id(json(R"({"_id": {"$eq": 5, "$ne": 6}})").get()));
+  EXPECT_FALSE(odm::detail::pins_id(json(R"({"$and": [{"_id": 5}]})").get()));
+}
+
 TEST(GuardedRewrite, AFieldNoUpdateCanNameIsAUsageError) {
   const odm::Document stored = json(R"({"_id": 1, "a.b": 1})");
   const odm::Document target = json(R"({"_id": 1})");

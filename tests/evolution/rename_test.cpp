@@ -199,6 +199,44 @@ TEST(RenamedFrom, UpsertsSeedTheRenamedMembersEqualityValues) {
             canonical(R"({"$inc": {"visits": {"$numberLong": "1"}, "hits": {"$numberLong": "1"}}})"));
 }
 
+// A renamed member one embedded struct down is seeded beside an update of a sibling
+// (`place.city`/`place.town` beside `$set: {place.zip}`: different paths, no conflict);
+// only a path the update writes at, above or inside the member drops the seed.
+TEST(RenamedFrom, UpsertsSeedANestedRenamedMemberBesideAnUpdateOfItsSibling) {
+  const auto city = odm::field(&Visitor::place) / &Place::city;
+  const odm::Filter<Visitor> filter = odm::field(&Visitor::id) == std::int64_t{5} && city == std::string("Oslo");
+  const odm::Update<Visitor> sibling = odm::Update<Visitor>::raw(doc_from_json(R"({"$set": {"place.zip": 1}})"));
+  EXPECT_EQ(canonical(odm::detail::update_to_send(sibling, filter, true)),
+            canonical(R"({"$set": {"place.zip": 1}, "$setOnInsert": {"place.city": "Oslo", "place.town": "Oslo"}})"));
+  const odm::Update<Visitor> parent = odm::Update<Visitor>::raw(doc_from_json(R"({"$set": {"place": {"city": "Rome"}}})"));
+  EXPECT_EQ(canonical(odm::detail::update_to_send(parent, filter, true)),
+            canonical(R"({"$set": {"place": {"city": "Rome"}}})"));
+  const odm::Update<Visitor> itself = city.set(std::string("Bergen"));
+  EXPECT_EQ(canonical(odm::detail::update_to_send(itself, filter, true)),
+            canonical(R"({"$set": {"place.city": "Bergen", "place.town": "Bergen"}})"));
+}
+
+// A condition comparing the whole parent of a renamed member compares stored bytes, which
+// differ by the release that wrote them: refused before anything is sent, naming both;
+// conditions that do not compare sub-documents (null, $exists) stay.
+TEST(RenamedFrom, ComparingTheWholeParentOfARenamedMemberIsRefused) {
+  const odm::Filter<Visitor> whole = odm::field(&Visitor::place) == Place{"Oslo"};
+  try {
+    (void)whole.bson();
+    ADD_FAILURE() << "not refused";
+  } catch (const odm::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("\"place\""), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("place.city"), std::string::npos) << e.what();
+  }
+  const auto in = odm::Filter<Visitor>::raw(doc_from_json(R"({"place": {"$in": [{"city": "Oslo"}]}})"));
+  EXPECT_THROW((void)odm::detail::filter_for_model<Visitor>(in.bson()), odm::UsageError);
+  const auto negated = odm::Filter<Visitor>::raw(doc_from_json(R"({"$or": [{"place": {"$not": {"$eq": {}}}}]})"));
+  EXPECT_THROW((void)odm::detail::filter_for_model<Visitor>(negated.bson()), odm::UsageError);
+  const auto exists = odm::Filter<Visitor>::raw(doc_from_json(R"({"place": {"$exists": true}, "_id": {"$ne": null}})"));
+  EXPECT_EQ(canonical(odm::detail::filter_for_model<Visitor>(exists.bson())),
+            canonical(R"({"place": {"$exists": true}, "_id": {"$ne": null}})"));
+}
+
 // A tracked change inside a renamed member sets the whole member under both names: a
 // path inside it would create it under the name a document lacks.
 TEST(RenamedFrom, TrackedChangesSetARenamedMemberWhole) {

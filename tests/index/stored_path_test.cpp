@@ -1,5 +1,5 @@
 // Dotted paths in index declarations are checked against the model's stored names at
-// compile time (index/stored_path.hpp). These are the rules a user relies on when
+// compile time (bson/stored_path.hpp). These are the rules a user relies on when
 // declaring `odm::index("addresses.city")`; a path that fails them does not compile
 // (tests/compile_fail/index_unknown_path.cpp).
 

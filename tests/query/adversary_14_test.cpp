@@ -7,7 +7,7 @@
 #include "query/query_models.hpp"
 
 #include <odm/bson/kind.hpp>
-#include <odm/index/stored_path.hpp>
+#include <odm/bson/stored_path.hpp>
 #include <odm/join/counts.hpp>
 
 #include <bson/bson.h>

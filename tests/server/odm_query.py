@@ -675,8 +675,8 @@ def _include_array(arr, tree):
 # ---------------------------------------------------------------------------
 
 UPDATE_OPERATORS = ('$set', '$unset', '$inc', '$mul', '$min', '$max', '$setOnInsert',
-                    '$push', '$addToSet', '$pop', '$pull', '$pullAll')
-REFUSED_UPDATE_OPERATORS = ('$bit', '$rename', '$currentDate')
+                    '$push', '$addToSet', '$pop', '$pull', '$pullAll', '$rename')
+REFUSED_UPDATE_OPERATORS = ('$bit', '$currentDate')
 
 
 def is_operator_update(update):
@@ -948,6 +948,49 @@ def _unset(doc, parts):
         container[int(key)] = None
 
 
+def _check_rename(source, target):
+    """The checks mongod makes of one {$rename: {source: target}} before any write."""
+    if not isinstance(target, str):
+        raise CommandError(2, "The 'to' field for $rename must be a string: %s: %s"
+                           % (source, fmt_value(target)))
+    _split_path(target)
+    if source == target:
+        raise CommandError(2, 'The source and target field for $rename must differ: %s: "%s"'
+                           % (source, target))
+    if source.startswith(target + '.') or target.startswith(source + '.'):
+        raise CommandError(2, 'The source and target field for $rename must not be on the same '
+                           'path: %s: "%s"' % (source, target))
+    for which, path in (('source', source), ('destination', target)):
+        if any(part.startswith('$') for part in path.split('.')):
+            raise CommandError(2, 'The %s field for $rename may not be dynamic: %s' % (which, path))
+
+
+def _rename(doc, source, target, ctx):
+    """$rename (MongoDB's manual): an $unset of both names, then a $set of the target to the
+    source's value; nothing when the source is missing; neither path may pass through an
+    array."""
+    for which, path in (('source', source), ('destination', target)):
+        cur = doc
+        for part in path.split('.')[:-1]:
+            if not isinstance(cur, dict) or part not in cur:
+                break
+            cur = cur[part]
+            if isinstance(cur, list):
+                raise CommandError(2, "The %s field cannot be an array element, '%s' in doc with "
+                                   "%s has an array field called '%s'"
+                                   % (which, path, _id_repr(ctx), part))
+    parts = source.split('.')
+    container, key = _navigate(doc, parts, False, source)
+    value = MISSING if container is None or not isinstance(container, dict) else container.get(key, MISSING)
+    if value is MISSING:
+        return
+    _unset(doc, parts)
+    target_parts = target.split('.')
+    _unset(doc, target_parts)
+    container, key = _navigate(doc, target_parts, True, target)
+    _set_in(container, key, value, target)
+
+
 def apply_update(old_doc, update, ctx):
     """Return the new document (old_doc is not modified)."""
     doc = copy.deepcopy(old_doc)
@@ -986,6 +1029,9 @@ def apply_update(old_doc, update, ctx):
         for path in fields:
             _split_path(path)
             targets.append(path)
+            if op == '$rename':
+                _check_rename(path, fields[path])
+                targets.append(fields[path])
     for i, a in enumerate(targets):
         for b in targets[i + 1:]:
             if a == b or a.startswith(b + '.') or b.startswith(a + '.'):
@@ -998,6 +1044,9 @@ def apply_update(old_doc, update, ctx):
     mods = [(op, path, arg) for op, fields in update.items() for path, arg in fields.items()]
     mods.sort(key=lambda m: _field_order_key(m[1]))
     for op, path, arg in mods:
+        if op == '$rename':
+            _rename(doc, path, arg, ctx)
+            continue
         resolved = _resolve_positional(doc, _split_path(path), ctx, path)
         for parts in _expand_array_updates(doc, resolved, ctx, path):
             full = '.'.join(parts)

@@ -210,8 +210,23 @@ def t_update(db):
     d = c.find_one({'_id': d['_id']})
     check('$mul / $unset', d.get('price') == 0 and d.get('n') == 4 and
           isinstance(d.get('n'), Int64) and 'tags' not in d, repr(d))
-    for op, arg in (('$rename', {'ts': 'when'}), ('$currentDate', {'ts': True}),
-                    ('$bit', {'n': {'and': 1}})):
+    c.update_one({'_id': d['_id']}, {'$set': {'old': {'x': 1}, 'when': 0}})
+    c.update_one({'_id': d['_id']}, {'$rename': {'old': 'when', 'absent': 'gone'}})
+    d = c.find_one({'_id': d['_id']})
+    check('$rename moves the value over the target, a missing source does nothing',
+          d.get('when') == {'x': 1} and 'old' not in d and 'gone' not in d and list(d)[-1] == 'when', repr(d))
+    c.update_one({'_id': d['_id']}, {'$rename': {'when.x': 'top'}})
+    d = c.find_one({'_id': d['_id']})
+    check('$rename out of a sub-document', d.get('top') == 1 and d.get('when') == {}, repr(d))
+    expect_error('$rename onto a path another operator writes',
+                 lambda: c.update_one({'_id': d['_id']}, {'$rename': {'top': 'n2'}, '$set': {'n2': 1}}), 40)
+    expect_error('$rename to the same name',
+                 lambda: c.update_one({'_id': d['_id']}, {'$rename': {'top': 'top'}}), 2)
+    c.update_one({'_id': d['_id']}, {'$set': {'arr2': [{'a': 1}]}})
+    expect_error('$rename into an array element',
+                 lambda: c.update_one({'_id': d['_id']}, {'$rename': {'top': 'arr2.0.b'}}), 2)
+    check('a refused $rename writes nothing', c.find_one({'_id': d['_id']}).get('top') == 1)
+    for op, arg in (('$currentDate', {'ts': True}), ('$bit', {'n': {'and': 1}})):
         expect_error('%s refused' % op, lambda: c.update_one({'_id': d['_id']}, {op: arg}),
                      115, REFUSAL_PREFIX + 'the %s update operator' % op)
     r = c.replace_one({'_id': 'fixed'}, {'replaced': True})

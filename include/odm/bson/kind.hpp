@@ -2,7 +2,7 @@
 // What a codec stores, said once by the codec itself (`using kind = ...;`), so that the
 // layers that reason about stored documents without writing one read it there: the member
 // table (bson/members.hpp), typed query paths, compile-time checks of dotted paths
-// (index/stored_path.hpp), and a $jsonSchema generator.
+// (bson/stored_path.hpp), and a $jsonSchema generator.
 //
 //   odm::kinds::scalar<BSON_TYPE_INT32>  one BSON type with nothing inside it
 //   odm::kinds::enumeration<E>           a string, one of the enumerator names of E

@@ -21,6 +21,7 @@
 
 #include <odm/bson/convert.hpp>
 #include <odm/bson/document.hpp>
+#include <odm/bson/stored_path.hpp>
 #include <odm/bson/writer.hpp>
 #include <odm/driver/checked_encoding.hpp>
 #include <odm/driver/core.hpp>
@@ -144,16 +145,16 @@ Document id_filter(const Id& id) {
 /// value it has, refuses one that would change it (ImmutableField, as it refuses such a
 /// replacement), and an upsert that inserts takes it. No operator is ever empty (MongoDB
 /// before 5.0 refuses `{$set: {}}`).
-/// The names T's upgrade steps retire (see RetiredNames), but for one T stores itself.
+/// The names T's upgrade steps retire (see RetiredNames), but for a path T stores itself
+/// (a later step may reuse a retired name): `home.road` is retired while T's `home` has
+/// no `road`, though T stores `home`.
 template <class T>
 const RetiredNames& retired_names() {
   static const RetiredNames names = [] {
     RetiredNames out;
     if constexpr (has_schema_versions<T>) {
       metadata_t<T>::schema.for_each_retired_name([&](std::string_view name) {
-        const std::string_view top = name.substr(0, name.find('.'));
-        if (std::find(stored_names<T>.begin(), stored_names<T>.end(), top) == stored_names<T>.end())
-          out.push_back(name);
+        if (!has_stored_path<T>(name)) out.push_back(name);
       });
     }
     return out;
@@ -282,6 +283,33 @@ void upgrade_reachable(CollectionCore& core, SessionState* session, const Filter
   }
 }
 
+/// Throws SchemaVersionError when a document matching `filter` is newer than T's schema
+/// version: a replace by an older release matches nothing there (replace_filter), and an
+/// upserting one would insert a second, older document beside it. An upserting replace
+/// whose filter does not pin `_id` (pins_id: then a duplicate key stops the twin) asks
+/// before it writes; a writer that makes a newer match between the two commands is not seen.
+template <class T>
+void refuse_newer(const CollectionCore& core, SessionState* session, const Document& filter, const char* operation) {
+  const auto& schema = metadata_t<T>::schema;
+  FindOptions<T> one;
+  one.limit(1);
+  auto newer = Access::make<Cursor<Document>>(
+      core.find(session, newer_within(filter.get(), schema.current), OptionsAccess::spec(one)), core);
+  auto found = newer.begin();
+  if (found == newer.end()) return;
+  bson_iter_t version;
+  const std::int64_t stored = bson_iter_init_find_w_len(&version, found->get(), schema_version_field.data(),
+                                                        static_cast<int>(schema_version_field.size()))
+                                  ? bson_iter_as_int64(&version)
+                                  : 0;
+  schema.refuse(found->get(), stored,
+                std::string(operation) + " in " + core.database_name() + "." + core.name() +
+                    ": the document is at schema version " + std::to_string(stored) + ", newer than this model's (" +
+                    std::to_string(schema.current) +
+                    "); replacing it would write this version and its defaults over the newer fields, so nothing "
+                    "was written (change it with update_one or an odm::Tracked save, which leave its version alone)");
+}
+
 /// Decodes the first document of a find into `into`, if there is one: what
 /// Collection::find_one does for every model (a document that does not fit throws its
 /// DecodeError, located, as Cursor does).
@@ -329,8 +357,13 @@ class BulkWrite {
   /// counted as matched): a replace by an older release would downgrade it.
   /// Older documents its filter can reach are upgraded first, when execute() runs, as
   /// Collection::replace_one does.
+  /// An upserting replace first checks that no document its filter matches is newer, when
+  /// execute() runs, and throws SchemaVersionError before anything is sent if one is.
   BulkWrite& replace_one(const Filter<T>& filter, const T& replacement, const ReplaceOptions<T>& options = {}) {
     if constexpr (detail::has_pending_steps<T>()) to_upgrade_.push_back(filter);
+    if constexpr (has_schema_versions<T>)
+      if (Document where = filter.bson(); detail::OptionsAccess::spec(options).upsert && !detail::pins_id(where.get()))
+        upserting_replaces_.push_back(std::move(where));
     return push(detail::keeps_unknown_fields<T> ? detail::BulkOperation::Kind::replace_one
                                                 : detail::BulkOperation::Kind::update_one,
                 detail::replace_filter<T>(filter.bson()), detail::replacement_of(replacement), statement(options));
@@ -379,6 +412,9 @@ class BulkWrite {
   BulkWriteResult<id_type> execute_in(detail::SessionState* session) {
     if (operations_.empty()) return {};
     std::vector<detail::BulkOperation> operations = std::exchange(operations_, {});
+    if constexpr (has_schema_versions<T>)
+      for (const Document& filter : std::exchange(upserting_replaces_, {}))
+        detail::refuse_newer<T>(core_, session, filter, "a bulk write's upserting replace_one");
     for (const Filter<T>& filter : std::exchange(to_upgrade_, {})) detail::upgrade_reachable<T>(core_, session, filter);
     return detail::finish_bulk<T>(core_.bulk_write(session, std::move(operations),
                                                    detail::OptionsAccess::spec(options_), "bulk write to "),
@@ -389,6 +425,7 @@ class BulkWrite {
   BulkWriteOptions<T> options_;
   std::vector<detail::BulkOperation> operations_;
   std::vector<Filter<T>> to_upgrade_;  // the filters of typed updates (a model with pending steps)
+  std::vector<Document> upserting_replaces_;  // checked for a newer match first (a model with schema versions)
 };
 
 template <document_model T>
@@ -774,6 +811,7 @@ class Collection {
       // update: the replace keeps the fields T does not declare, and would keep those too.
       detail::upgrade_reachable<T>(core_, session, filter);
       const Document where = filter.bson();
+      if (options.upsert && !detail::pins_id(where.get())) refuse_newer(session, where, "replace_one");
       try {
         UpdateResult<id_type> result =
             update_in(session, detail::replace_kind<T>, detail::replace_filter<T>(where), update, options);
@@ -794,6 +832,7 @@ class Collection {
     } else {
       detail::upgrade_reachable<T>(core_, session, filter);
       const Document where = filter.bson();
+      if (options.upsert && !detail::pins_id(where.get())) refuse_newer(session, where, "find_one_and_replace");
       try {
         std::optional<T> result = modify_in(session, Filter<T>::raw(detail::replace_filter<T>(where)), &update, options);
         if (!result && !options.upsert) refuse_newer(session, where, "find_one_and_replace");
@@ -805,25 +844,8 @@ class Collection {
     }
   }
 
-  /// A replace that matched nothing because the document is newer than the model: refused.
-  void refuse_newer(detail::SessionState* session, const Document& filter, const char* operation) {
-    const auto& schema = detail::metadata_t<T>::schema;
-    FindOptions<T> one;
-    one.limit(1);
-    auto newer = detail::Access::make<Cursor<Document>>(
-        core_.find(session, detail::newer_within(filter.get(), schema.current), spec(one)), core_);
-    auto found = newer.begin();
-    if (found == newer.end()) return;
-    bson_iter_t version;
-    const std::int64_t stored = bson_iter_init_find_w_len(&version, found->get(), schema_version_field.data(),
-                                                          static_cast<int>(schema_version_field.size()))
-                                    ? bson_iter_as_int64(&version)
-                                    : 0;
-    schema.refuse(found->get(), stored,
-                  std::string(operation) + " in " + database_name() + "." + name() + ": the document is at schema version " +
-                      std::to_string(stored) + ", newer than this model's (" + std::to_string(schema.current) +
-                      "); replacing it would write this version and its defaults over the newer fields, so nothing "
-                      "was written (change it with update_one or an odm::Tracked save, which leave its version alone)");
+  void refuse_newer(detail::SessionState* session, const Document& filter, const char* operation) const {
+    detail::refuse_newer<T>(core_, session, filter, operation);
   }
 
   UpdateResult<id_type> update_in(detail::SessionState* session, detail::UpdateKind kind, const Document& filter,

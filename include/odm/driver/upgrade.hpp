@@ -88,6 +88,10 @@ Document newer_version_filter(std::int32_t current);
 Document not_newer_within(const bson_t* filter, std::int32_t current);
 /// `{$and: [filter, newer_version_filter(current)]}`.
 Document newer_within(const bson_t* filter, std::int32_t current);
+/// Whether `filter` holds a top-level equality on `_id` (`{_id: v}` or `{_id: {$eq: v}}`,
+/// v not an operator document): an upsert with it inserts that `_id`, so a newer document
+/// it passed over stops it with a duplicate key.
+bool pins_id(const bson_t* filter);
 
 /// An update operator document that, when an upsert inserts, also sets
 /// `schema_version: current` (`$setOnInsert`, merged into the update's own); the update

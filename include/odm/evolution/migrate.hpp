@@ -228,8 +228,10 @@ class Migration {
     return by_id;
   }
 
-  /// Documents not at the current version, or holding a name the steps retire (which a
-  /// program still writing the old name put in a current document).
+  /// Documents not at the current version, or current (not newer: a newer release may
+  /// store a field under a name this one retired, and the run leaves newer documents
+  /// alone) and holding a name the steps retire, which a program still writing the old
+  /// name put there.
   static Document to_migrate() {
     Document old = detail::old_version_filter(Schema::current);
     const detail::RetiredNames& retired = detail::retired_names<T>();
@@ -241,7 +243,15 @@ class Migration {
       {
         detail::ChildWriter any(first.get(), "$or", detail::ChildWriter::Kind::array);
         detail::check_append(bson_append_document(any.get(), "0", 1, old.get()));
-        detail::check_append(bson_append_document(any.get(), "1", 1, detail::holding_any(retired).get()));
+        {
+          detail::ChildWriter current(any.get(), "1");
+          detail::ChildWriter both(current.get(), "$and", detail::ChildWriter::Kind::array);
+          detail::check_append(bson_append_document(both.get(), "0", 1, detail::holding_any(retired).get()));
+          detail::check_append(
+              bson_append_document(both.get(), "1", 1, detail::not_newer_within(Document().get(), Schema::current).get()));
+          both.close();
+          current.close();
+        }
         any.close();
       }
       first.close();

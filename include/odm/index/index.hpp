@@ -11,7 +11,7 @@
 //
 // Declared indexes: single or compound (`odm::index(&A::x, odm::key(&A::y, odm::descending))`),
 // a dotted path for an embedded field (`odm::index("addresses.city")`, checked against the
-// model's stored names at compile time: index/stored_path.hpp), and the options
+// model's stored names at compile time: bson/stored_path.hpp), and the options
 // `.unique()`, `.sparse()`, `.partial(R"({"rating": {"$gt": 5}})")`,
 // `.expire_after(std::chrono::hours(24))` (TTL) and `.named("...")`.
 //
@@ -32,7 +32,7 @@
 #include <odm/bson/document.hpp>
 #include <odm/bson/kind.hpp>
 #include <odm/bson/members.hpp>
-#include <odm/index/stored_path.hpp>
+#include <odm/bson/stored_path.hpp>
 #include <odm/model/collection_name.hpp>
 #include <odm/model/direction.hpp>
 #include <odm/model/model.hpp>

@@ -1,7 +1,8 @@
 #pragma once
 // Whether a dotted path ("addresses.city") names a field documents of a model can have,
 // decided at compile time from the model's stored names, so that a misspelled path in an
-// index declaration does not compile instead of building an index nothing ever uses.
+// index declaration does not compile instead of building an index nothing ever uses (and,
+// at run time, whether a name an upgrade step retired is one the model stores again).
 //
 // A path goes through sub-documents (plain structs, odm::Embedded, and types whose codec
 // describes its document, like odm::Money's {value, currency}), optionals, arrays
