@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstddef>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -239,26 +241,77 @@ struct HeapFlags {
   std::uint32_t bytes_inside;
   std::uint32_t bytes_outside;
 };
-const HeapFlags& heap_flags() noexcept {
-  static const HeapFlags flags = [] {
+
+/// The head of libbson's private layout of a document whose bytes are on the heap
+/// (bson_impl_alloc_t in bson-private.h, unchanged through libbson 1.x): the only place
+/// that says how large its buffer is. Its length does not: a document emptied by
+/// bson_reinit is 5 bytes long and keeps the buffer it grew to. Read by copying bytes,
+/// and only once `layout_confirmed` has checked it against documents of known sizes.
+struct HeapLayout {
+  std::uint32_t flags;
+  std::uint32_t len;
+  bson_t* parent;
+  std::uint32_t depth;
+  std::uint8_t** buf;
+  std::size_t* buflen;
+  std::size_t offset;
+  std::uint8_t* alloc;
+  std::size_t alloclen;
+};
+static_assert(sizeof(HeapLayout) <= sizeof(bson_t));
+
+HeapLayout layout_of(const bson_t* doc) noexcept {
+  HeapLayout layout;
+  std::memcpy(&layout, doc, sizeof layout);
+  return layout;
+}
+
+/// Whether HeapLayout reads this libbson's documents right: a document made with a
+/// buffer of 256 bytes, then grown past it, shows its own buffer, its length and the
+/// buffer's size where HeapLayout expects them.
+bool layout_confirmed(bson_t* doc) noexcept {
+  const auto describes = [doc](std::size_t at_least) {
+    const HeapLayout layout = layout_of(doc);
+    const auto* base = reinterpret_cast<const unsigned char*>(doc);
+    return layout.len == doc->len && layout.alloc == bson_get_data(doc) && layout.alloclen >= at_least &&
+           reinterpret_cast<const unsigned char*>(layout.buf) == base + offsetof(HeapLayout, alloc) &&
+           reinterpret_cast<const unsigned char*>(layout.buflen) == base + offsetof(HeapLayout, alloclen);
+  };
+  if (!describes(256) || layout_of(doc).alloclen != 256) return false;
+  const std::string text(600, 'x');
+  if (!bson_append_utf8(doc, "k", 1, text.data(), static_cast<int>(text.size()))) return false;
+  return describes(doc->len);
+}
+
+struct HeapDocuments {
+  HeapFlags flags;
+  bool layout_known;  // HeapLayout can be read (when false, only documents with their bytes inside are kept)
+};
+const HeapDocuments& heap_documents() noexcept {
+  static const HeapDocuments known = [] {
     bson_t* inside = bson_new();
     bson_t* outside = bson_sized_new(256);
-    const HeapFlags read{inside->flags, outside->flags};
+    HeapDocuments read{{inside->flags, outside->flags}, false};
+    read.layout_known = layout_confirmed(outside);
     bson_destroy(outside);
     bson_destroy(inside);
     return read;
   }();
-  return flags;
+  return known;
 }
 
-/// A document longer than this when destroyed is not kept: it keeps its buffer, which is
-/// about as large as the longest the document ever was (a document only grows while in
-/// use), so a thread keeps at most a few KiB.
+/// A document longer than this when destroyed is not kept, nor one whose buffer is larger
+/// than twice this (libbson grows a buffer to the next power of two): a thread keeps at
+/// most a few KiB. The buffer is asked about too, because a document emptied by
+/// bson_reinit is short again and keeps the buffer of the longest it ever was.
 constexpr std::uint32_t max_kept_length = 1024;
+constexpr std::size_t max_kept_buffer = 2 * max_kept_length;
 
 bool reusable(const bson_t* doc) noexcept {
-  const HeapFlags& flags = heap_flags();
-  return doc->len <= max_kept_length && (doc->flags == flags.bytes_inside || doc->flags == flags.bytes_outside);
+  const HeapDocuments& heap = heap_documents();
+  if (doc->len > max_kept_length) return false;
+  if (doc->flags == heap.flags.bytes_inside) return true;
+  return doc->flags == heap.flags.bytes_outside && heap.layout_known && layout_of(doc).alloclen <= max_kept_buffer;
 }
 
 }  // namespace
