@@ -207,6 +207,26 @@ void find_first(const CollectionCore& core, SessionState* session, const Documen
   decode_next(cursor, into, BadDocuments::raise, none);
 }
 
+std::optional<NewerMatch> find_newer(const CollectionCore& core, SessionState* session, const Document& filter,
+                                     std::int32_t current, const char* operation) {
+  FindSpec one;
+  one.limit = 1;
+  CursorCore cursor = core.find(session, newer_within(filter.get(), current), one);
+  const bson_t* found = cursor.next();
+  if (found == nullptr) return std::nullopt;
+  bson_iter_t version;
+  const std::int64_t stored = bson_iter_init_find_w_len(&version, found, schema_version_field.data(),
+                                                        static_cast<int>(schema_version_field.size()))
+                                  ? bson_iter_as_int64(&version)
+                                  : 0;
+  return NewerMatch{Document::copy_of(found), stored,
+                    std::string(operation) + " in " + core.database_name() + "." + core.name() +
+                        ": the document is at schema version " + std::to_string(stored) + ", newer than this model's (" +
+                        std::to_string(current) +
+                        "); replacing it would write this version and its defaults over the newer fields, so nothing "
+                        "was written (change it with update_one or an odm::Tracked save, which leave its version alone)"};
+}
+
 const bson_t* CursorCore::next() {
   if (!state_) return nullptr;
   const bson_t* document = nullptr;

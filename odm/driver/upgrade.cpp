@@ -1,5 +1,7 @@
 // The one guarded rewrite of a stored document (odm/driver/upgrade.hpp).
 
+#include "query/update_paths.hpp"
+
 #include <odm/bson/codec.hpp>
 #include <odm/bson/writer.hpp>
 #include <odm/driver/upgrade.hpp>
@@ -226,78 +228,13 @@ std::optional<GuardedRewrite> guarded_rewrite(const bson_t* stored, const bson_t
   return rewrite;
 }
 
-namespace {
-/// Whether one of two update paths is the other or lies inside it.
-bool paths_overlap(std::string_view a, std::string_view b) {
-  const std::string_view& shorter = a.size() <= b.size() ? a : b;
-  const std::string_view& longer = a.size() <= b.size() ? b : a;
-  return longer.compare(0, shorter.size(), shorter) == 0 &&
-         (longer.size() == shorter.size() || longer[shorter.size()] == '.');
-}
-
-/// Whether a path of `update` (an operator document) overlaps `name`: a key of any
-/// operator, or the target of a `$rename` (`{$rename: {from: "to"}}` writes `to` too).
-bool touches(const bson_t* update, std::string_view name) {
-  bson_iter_t op;
-  bson_iter_init(&op, update);
-  while (bson_iter_next(&op)) {
-    bson_iter_t path;
-    if (!BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &path)) continue;
-    const bool rename = std::string_view(bson_iter_key(&op), bson_iter_key_len(&op)) == "$rename";
-    while (bson_iter_next(&path)) {
-      if (paths_overlap(std::string_view(bson_iter_key(&path), bson_iter_key_len(&path)), name)) return true;
-      std::uint32_t length = 0;
-      const char* target = rename && BSON_ITER_HOLDS_UTF8(&path) ? bson_iter_utf8(&path, &length) : nullptr;
-      if (target != nullptr && paths_overlap(std::string_view(target, length), name)) return true;
-    }
-  }
-  return false;
-}
-}  // namespace
-
-namespace {
-/// A copy of `update` in which `add` appends fields to the operator document `op`: into the
-/// update's own `op` when it has one (MongoDB refuses an operator given twice), else into
-/// a new one at the end.
-template <class Add>
-Document with_added_to(const bson_t* update, std::string_view op, Add add) {
-  Document out;
-  bool merged = false;
-  bson_iter_t it;
-  bson_iter_init(&it, update);
-  while (bson_iter_next(&it)) {
-    const std::string_view key(bson_iter_key(&it), bson_iter_key_len(&it));
-    if (key != op || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      check_append(bson_append_iter(out.get_mutable(), key.data(), static_cast<int>(key.size()), &it));
-      continue;
-    }
-    ChildWriter merged_op(out.get_mutable(), key);
-    bson_iter_t field;
-    bson_iter_recurse(&it, &field);
-    while (bson_iter_next(&field))
-      check_append(bson_append_iter(merged_op.get(), bson_iter_key(&field), static_cast<int>(bson_iter_key_len(&field)), &field));
-    add(merged_op.get());
-    merged_op.close();
-    merged = true;
-  }
-  if (!merged) {
-    ChildWriter new_op(out.get_mutable(), op);
-    add(new_op.get());
-    new_op.close();
-  }
-  return out;
-}
-}  // namespace
-
 Document with_retired_unset(const bson_t* update, const RetiredNames& retired) {
-  std::vector<std::string_view> added;
+  Document unset;
   for (const std::string_view name : retired)
-    if (!touches(update, name)) added.push_back(name);
-  if (added.empty()) return Document::copy_of(update);
-  return with_added_to(update, "$unset", [&](bson_t* unset) {
-    for (const std::string_view name : added)
-      check_append(bson_append_int32(unset, name.data(), static_cast<int>(name.size()), 1));
-  });
+    if (!writes_overlapping(update, name))
+      check_append(bson_append_int32(unset.get_mutable(), name.data(), static_cast<int>(name.size()), 1));
+  if (unset.empty()) return Document::copy_of(update);
+  return with_fields_added_to(update, "$unset", unset.get());
 }
 
 Document without_field(const bson_t* document, std::string_view key) {
@@ -378,15 +315,17 @@ Document and_of(const bson_t* filter, const bson_t* condition) {
 }
 }  // namespace
 
-Document not_newer_within(const bson_t* filter, std::int32_t current) {
+Document not_newer_filter(std::int32_t current) {
   Document not_newer;
-  {
-    const Document newer = newer_version_filter(current);
-    ChildWriter none(not_newer.get_mutable(), "$nor", ChildWriter::Kind::array);
-    check_append(bson_append_document(none.get(), "0", 1, newer.get()));
-    none.close();
-  }
-  return and_of(filter, not_newer.get());
+  const Document newer = newer_version_filter(current);
+  ChildWriter none(not_newer.get_mutable(), "$nor", ChildWriter::Kind::array);
+  check_append(bson_append_document(none.get(), "0", 1, newer.get()));
+  none.close();
+  return not_newer;
+}
+
+Document not_newer_within(const bson_t* filter, std::int32_t current) {
+  return and_of(filter, not_newer_filter(current).get());
 }
 
 Document newer_within(const bson_t* filter, std::int32_t current) {
@@ -404,20 +343,11 @@ bool pins_id(const bson_t* filter) {
 }
 
 Document with_version_on_insert(const bson_t* update, std::int32_t current) {
-  bson_iter_t op;
-  bson_iter_init(&op, update);
-  while (bson_iter_next(&op)) {
-    bson_iter_t path;
-    if (!BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &path)) continue;
-    while (bson_iter_next(&path)) {
-      const std::string_view key(bson_iter_key(&path), bson_iter_key_len(&path));
-      if (key.substr(0, key.find('.')) == schema_version_field) return Document::copy_of(update);
-    }
-  }
-  return with_added_to(update, "$setOnInsert", [&](bson_t* on_insert) {
-    check_append(bson_append_int32(on_insert, schema_version_field.data(),
-                                   static_cast<int>(schema_version_field.size()), current));
-  });
+  if (writes_overlapping(update, schema_version_field)) return Document::copy_of(update);
+  Document version;
+  check_append(bson_append_int32(version.get_mutable(), schema_version_field.data(),
+                                 static_cast<int>(schema_version_field.size()), current));
+  return with_fields_added_to(update, "$setOnInsert", version.get());
 }
 
 }  // namespace odm::detail

@@ -1,5 +1,7 @@
 // Typed filters and updates over renamed members in their expand phase (previous_names.hpp).
 
+#include "query/update_paths.hpp"
+
 #include <odm/bson/writer.hpp>
 #include <odm/error.hpp>
 #include <odm/query/previous_names.hpp>
@@ -367,44 +369,18 @@ Document seed_previous_names(const bson_t* update, const bson_t* filter, const N
   Document seeds;
   collect_seeds(filter, seeds.get_mutable(), pairs, count, 0);
   if (seeds.empty()) return Document::copy_of(update);
-  // The paths the update writes itself: MongoDB refuses two operators on paths of which
-  // one is the other or lies inside it (`box` and `box.label`), not on siblings
-  // (`box.size` beside a seed of `box.label`, which must stay).
-  std::vector<std::string> written;
-  for_each_update_path(update, [&](std::string_view path) { written.emplace_back(path); });
+  // A seed the update writes itself (the same path, one above it or one inside it) is
+  // left to the update: MongoDB refuses an update writing two overlapping paths. Siblings
+  // (`box.size` beside a seed of `box.label`) are not overlapping, and the seed stays.
   Document kept;
   bson_iter_t seed;
   bson_iter_init(&seed, seeds.get());
   while (bson_iter_next(&seed)) {
     const std::string_view path(bson_iter_key(&seed), bson_iter_key_len(&seed));
-    const bool conflicts = std::any_of(written.begin(), written.end(), [&](const std::string& other) {
-      return starts_path(path, other) || starts_path(other, path);
-    });
-    if (!conflicts) append_key(kept.get_mutable(), path, &seed);
+    if (!writes_overlapping(update, path)) append_key(kept.get_mutable(), path, &seed);
   }
   if (kept.empty()) return Document::copy_of(update);
-  Document out;
-  bool merged = false;
-  bson_iter_t op;
-  bson_iter_init(&op, update);
-  while (bson_iter_next(&op)) {
-    const std::string_view name(bson_iter_key(&op), bson_iter_key_len(&op));
-    bson_iter_t paths;
-    if (name != "$setOnInsert" || !BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &paths)) {
-      append_key(out.get_mutable(), name, &op);
-      continue;
-    }
-    ChildWriter body(out.get_mutable(), name);
-    while (bson_iter_next(&paths))
-      append_key(body.get(), std::string_view(bson_iter_key(&paths), bson_iter_key_len(&paths)), &paths);
-    bson_iter_init(&seed, kept.get());
-    while (bson_iter_next(&seed))
-      append_key(body.get(), std::string_view(bson_iter_key(&seed), bson_iter_key_len(&seed)), &seed);
-    body.close();
-    merged = true;
-  }
-  if (!merged) check_append(bson_append_document(out.get_mutable(), "$setOnInsert", 12, kept.get()));
-  return out;
+  return with_fields_added_to(update, "$setOnInsert", kept.get());
 }
 
 }  // namespace odm::detail

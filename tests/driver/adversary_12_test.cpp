@@ -343,6 +343,18 @@ TEST_F(Adversary12Replies, AWriteConcernErrorWithCodeZeroIsAnError) {
   EXPECT_THROW(coll.delete_one(odm::field(&Gauge::id) == 1), odm::Error);
 }
 
+// And a failed reply whose own code is 0, on any command: libmongoc 1.23 aborts in
+// _parse_error_reply ("precondition failed: *code") while it checks the reply, before odm
+// sees it. MongoDB's error codes are never 0; the README lists this with the two above.
+TEST_F(Adversary12Replies, AFailedReplyWithCodeZeroIsAnError) {
+  if (std::getenv("ODM_RUN_KNOWN_CRASHES") == nullptr)
+    GTEST_SKIP() << "defect in libmongoc 1.23, not fixed in odm: a failed reply with code 0 aborts the process "
+                    "(_parse_error_reply precondition) inside mongoc_collection_find_with_opts";
+  auto coll = client_->database(db_name_).collection<Gauge>();
+  fail_point(R"({"times": 1})", R"({"failCommands": ["find"], "errorCode": 0})");
+  EXPECT_THROW((void)coll.find_by_id(1), odm::Error);
+}
+
 // ---- the log handler --------------------------------------------------------------------
 
 // Handlers replaced from several threads while others log: every record reaches exactly

@@ -136,15 +136,6 @@ Document id_filter(const Id& id) {
   return equals_filter("_id", id);
 }
 
-/// What a replace of T sends. A model that keeps unknown fields (odm::Extra) sends the
-/// whole document: its unknown fields are in it. Any other model sends an update that sets
-/// every field of `replacement` and unsets every declared field it leaves out, so that the
-/// stored fields T does not know (written by a newer version of T, or another program)
-/// survive: replacing never erases what the model cannot see (README, "Fields a model does
-/// not know"). `_id` is set like the other fields: MongoDB accepts a `$set` of `_id` to the
-/// value it has, refuses one that would change it (ImmutableField, as it refuses such a
-/// replacement), and an upsert that inserts takes it. No operator is ever empty (MongoDB
-/// before 5.0 refuses `{$set: {}}`).
 /// The names T's upgrade steps retire (see RetiredNames), but for a path T stores itself
 /// (a later step may reuse a retired name): `home.road` is retired while T's `home` has
 /// no `road`, though T stores `home`.
@@ -162,6 +153,15 @@ const RetiredNames& retired_names() {
   return names;
 }
 
+/// What a replace of T sends. A model that keeps unknown fields (odm::Extra) sends the
+/// whole document: its unknown fields are in it. Any other model sends an update that sets
+/// every field of `replacement` and unsets every declared field it leaves out, so that the
+/// stored fields T does not know (written by a newer version of T, or another program)
+/// survive: replacing never erases what the model cannot see (README, "Fields a model does
+/// not know"). `_id` is set like the other fields: MongoDB accepts a `$set` of `_id` to the
+/// value it has, refuses one that would change it (ImmutableField, as it refuses such a
+/// replacement), and an upsert that inserts takes it. No operator is ever empty (MongoDB
+/// before 5.0 refuses `{$set: {}}`).
 template <class T>
 Document replacement_of(const T& replacement) {
   Document encoded = to_bson(replacement);
@@ -283,6 +283,16 @@ void upgrade_reachable(CollectionCore& core, SessionState* session, const Filter
   }
 }
 
+/// The first document matching `filter` that is newer than `current`, with its version
+/// and the message refuse_newer throws for it (nullopt when there is none).
+struct NewerMatch {
+  Document document;
+  std::int64_t version;
+  std::string message;
+};
+std::optional<NewerMatch> find_newer(const CollectionCore& core, SessionState* session, const Document& filter,
+                                     std::int32_t current, const char* operation);
+
 /// Throws SchemaVersionError when a document matching `filter` is newer than T's schema
 /// version: a replace by an older release matches nothing there (replace_filter), and an
 /// upserting one would insert a second, older document beside it. An upserting replace
@@ -291,23 +301,8 @@ void upgrade_reachable(CollectionCore& core, SessionState* session, const Filter
 template <class T>
 void refuse_newer(const CollectionCore& core, SessionState* session, const Document& filter, const char* operation) {
   const auto& schema = metadata_t<T>::schema;
-  FindOptions<T> one;
-  one.limit(1);
-  auto newer = Access::make<Cursor<Document>>(
-      core.find(session, newer_within(filter.get(), schema.current), OptionsAccess::spec(one)), core);
-  auto found = newer.begin();
-  if (found == newer.end()) return;
-  bson_iter_t version;
-  const std::int64_t stored = bson_iter_init_find_w_len(&version, found->get(), schema_version_field.data(),
-                                                        static_cast<int>(schema_version_field.size()))
-                                  ? bson_iter_as_int64(&version)
-                                  : 0;
-  schema.refuse(found->get(), stored,
-                std::string(operation) + " in " + core.database_name() + "." + core.name() +
-                    ": the document is at schema version " + std::to_string(stored) + ", newer than this model's (" +
-                    std::to_string(schema.current) +
-                    "); replacing it would write this version and its defaults over the newer fields, so nothing "
-                    "was written (change it with update_one or an odm::Tracked save, which leave its version alone)");
+  if (auto newer = find_newer(core, session, filter, schema.current, operation))
+    schema.refuse(newer->document.get(), newer->version, newer->message);
 }
 
 /// Decodes the first document of a find into `into`, if there is one: what
@@ -361,12 +356,12 @@ class BulkWrite {
   /// execute() runs, and throws SchemaVersionError before anything is sent if one is.
   BulkWrite& replace_one(const Filter<T>& filter, const T& replacement, const ReplaceOptions<T>& options = {}) {
     if constexpr (detail::has_pending_steps<T>()) to_upgrade_.push_back(filter);
+    Document where = filter.bson();
     if constexpr (has_schema_versions<T>)
-      if (Document where = filter.bson(); detail::OptionsAccess::spec(options).upsert && !detail::pins_id(where.get()))
-        upserting_replaces_.push_back(std::move(where));
+      if (detail::OptionsAccess::spec(options).upsert && !detail::pins_id(where.get())) upserting_replaces_.push_back(where);
     return push(detail::keeps_unknown_fields<T> ? detail::BulkOperation::Kind::replace_one
                                                 : detail::BulkOperation::Kind::update_one,
-                detail::replace_filter<T>(filter.bson()), detail::replacement_of(replacement), statement(options));
+                detail::replace_filter<T>(std::move(where)), detail::replacement_of(replacement), statement(options));
   }
   /// A delete's hint and collation travel with the write, as an update's do; its comment,
   /// time limit or write concern belongs to the whole bulk write (set here, it throws

@@ -83,7 +83,9 @@ Document older_versions_within(const bson_t* filter, std::int32_t current);
 Document old_version_filter(std::int32_t current);
 /// Documents at a newer int32/int64 version than `current`.
 Document newer_version_filter(std::int32_t current);
-/// `{$and: [filter, {$nor: [newer_version_filter(current)]}]}`: the documents of `filter`
+/// `{$nor: [newer_version_filter(current)]}`: documents not newer than `current`.
+Document not_newer_filter(std::int32_t current);
+/// `{$and: [filter, not_newer_filter(current)]}`: the documents of `filter`
 /// that a model writing version `current` may replace without downgrading them.
 Document not_newer_within(const bson_t* filter, std::int32_t current);
 /// `{$and: [filter, newer_version_filter(current)]}`.

@@ -247,8 +247,7 @@ class Migration {
           detail::ChildWriter current(any.get(), "1");
           detail::ChildWriter both(current.get(), "$and", detail::ChildWriter::Kind::array);
           detail::check_append(bson_append_document(both.get(), "0", 1, detail::holding_any(retired).get()));
-          detail::check_append(
-              bson_append_document(both.get(), "1", 1, detail::not_newer_within(Document().get(), Schema::current).get()));
+          detail::check_append(bson_append_document(both.get(), "1", 1, detail::not_newer_filter(Schema::current).get()));
           both.close();
           current.close();
         }
