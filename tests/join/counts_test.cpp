@@ -130,6 +130,59 @@ TEST_F(CountChildren, IdsAreSplitLikeAJoins) {
   EXPECT_EQ(by_bytes.of(long_ids[8]), 0);
 }
 
+struct Account {
+  std::int64_t id = 0;
+  struct odm_model {
+    static constexpr std::string_view collection = "accounts";
+  };
+};
+struct Entry {
+  std::int64_t id = 0;
+  odm::ParentRef<Account> account;
+  struct odm_model {
+    static constexpr std::string_view collection = "entries";
+  };
+};
+
+// Children written by another program store the parent's long id as an int, as shells and
+// other drivers do for small numbers. MongoDB's $in and $group compare numbers by value
+// (the manual, "Comparison/Sort Order": numeric types are compared as numbers), so they are
+// matched and counted with the rest; odm reads an int where it stores a long.
+TEST_F(CountChildren, ChildrenStoringTheParentIdAsAnIntAreCounted) {
+  db().run_command(odm_test::json(R"({"insert": "entries", "documents": [
+      {"_id": 1, "account": {"$numberLong": "7"}},
+      {"_id": 2, "account": 7},
+      {"_id": 3, "account": 7},
+      {"_id": 4, "account": {"$numberLong": "8"}},
+      {"_id": 5, "account": 9}]})"));
+  const std::vector<std::int64_t> page{7, 8, 10};
+  const auto counts = odm::count_children(db(), page, &Entry::account);
+  EXPECT_EQ(counts.of(7), 3) << "an int and a long holding 7 are one parent";
+  EXPECT_EQ(counts.of(8), 1);
+  EXPECT_EQ(counts.of(10), 0);
+}
+
+// A child that stores the parent id as a double is one odm cannot read as the child model
+// either (a long is not read from a double). Counting its parent is then a DecodeError that
+// names the $group row and the aggregate, not a wrong count.
+TEST_F(CountChildren, AChildStoringTheParentIdAsADoubleIsADecodeErrorNamingTheRow) {
+  db().run_command(odm_test::json(R"({"insert": "entries", "documents": [{"_id": 1, "account": 2.5}]})"));
+  EXPECT_THROW((void)db().collection<Entry>().get_by_id(1), odm::DecodeError);
+  // 2.5 is no parent's id: the $in matches nothing, and there is no row to read.
+  const auto none = odm::count_children(db(), std::vector<std::int64_t>{2, 3}, &Entry::account);
+  EXPECT_EQ(none.of(2), 0);
+  db().run_command(odm_test::json(R"({"insert": "entries", "documents": [{"_id": 2, "account": 2.0}]})"));
+  try {
+    (void)odm::count_children(db(), std::vector<std::int64_t>{2}, &Entry::account);
+    ADD_FAILURE() << "a parent id stored as a double was counted as a long";
+  } catch (const odm::DecodeError& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find("_id"), std::string::npos) << what;
+    EXPECT_NE(what.find("$group row"), std::string::npos) << what;
+    EXPECT_NE(what.find("entries"), std::string::npos) << what;
+  }
+}
+
 TEST_F(CountChildren, MatchesAReferenceModelOnRandomData) {
   const unsigned seed = 20261124;  // fixed, so a failure replays; printed by the trace
   SCOPED_TRACE("seed " + std::to_string(seed));
