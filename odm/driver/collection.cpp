@@ -8,6 +8,7 @@
 #include <odm/driver/errors.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -208,20 +209,33 @@ void find_first(const CollectionCore& core, SessionState* session, const Documen
 }
 
 std::optional<NewerMatch> find_newer(const CollectionCore& core, SessionState* session, const Document& filter,
-                                     std::int32_t current, const char* operation) {
+                                     std::int32_t current, const char* operation,
+                                     const std::optional<Collation>& collation) {
   FindSpec one;
   one.limit = 1;
+  one.collation = collation;  // the replace's own: it decides what the filter matches
   CursorCore cursor = core.find(session, newer_within(filter.get(), current), one);
   const bson_t* found = cursor.next();
   if (found == nullptr) return std::nullopt;
   bson_iter_t version;
-  const std::int64_t stored = bson_iter_init_find_w_len(&version, found, schema_version_field.data(),
-                                                        static_cast<int>(schema_version_field.size()))
-                                  ? bson_iter_as_int64(&version)
-                                  : 0;
+  bson_iter_init_find_w_len(&version, found, schema_version_field.data(), static_cast<int>(schema_version_field.size()));
+  // newer_within found a number: an int or a long, or a double or decimal another program wrote.
+  const std::int64_t stored = bson_iter_as_int64(&version);
+  std::string shown = std::to_string(stored);
+  if (BSON_ITER_HOLDS_DOUBLE(&version)) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, bson_iter_double(&version)).ptr;
+    shown = "(a double) " + std::string(text, end);
+  } else if (BSON_ITER_HOLDS_DECIMAL128(&version)) {
+    bson_decimal128_t value;
+    bson_iter_decimal128(&version, &value);
+    char text[BSON_DECIMAL128_STRING];
+    bson_decimal128_to_string(&value, text);
+    shown = "(a decimal) " + std::string(text);
+  }
   return NewerMatch{Document::copy_of(found), stored,
                     std::string(operation) + " in " + core.database_name() + "." + core.name() +
-                        ": the document is at schema version " + std::to_string(stored) + ", newer than this model's (" +
+                        ": the document is at schema version " + shown + ", newer than this model's (" +
                         std::to_string(current) +
                         "); replacing it would write this version and its defaults over the newer fields, so nothing "
                         "was written (change it with update_one or an odm::Tracked save, which leave its version alone)"};

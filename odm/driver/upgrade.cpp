@@ -78,6 +78,20 @@ Document version_clauses(const char* combinator, const char* op, std::int32_t cu
   return filter;
 }
 
+// `{$or: [...]}` of a version above `current` in any numeric type: what a replace must not
+// overwrite. A double 3.0 (a shell's number) is newer to MongoDB, which compares numbers
+// across types, though odm cannot read it as a version.
+Document numerically_newer_filter(std::int32_t current) {
+  Document filter;
+  ChildWriter clauses(filter.get_mutable(), "$or", ChildWriter::Kind::array);
+  append_version_clause(clauses.get(), "0", "int", "$gt", current);
+  append_version_clause(clauses.get(), "1", "long", "$gt", current);
+  append_version_clause(clauses.get(), "2", "double", "$gt", current);
+  append_version_clause(clauses.get(), "3", "decimal", "$gt", current);
+  clauses.close();
+  return filter;
+}
+
 
 }  // namespace
 
@@ -317,7 +331,7 @@ Document and_of(const bson_t* filter, const bson_t* condition) {
 
 Document not_newer_filter(std::int32_t current) {
   Document not_newer;
-  const Document newer = newer_version_filter(current);
+  const Document newer = numerically_newer_filter(current);
   ChildWriter none(not_newer.get_mutable(), "$nor", ChildWriter::Kind::array);
   check_append(bson_append_document(none.get(), "0", 1, newer.get()));
   none.close();
@@ -329,12 +343,13 @@ Document not_newer_within(const bson_t* filter, std::int32_t current) {
 }
 
 Document newer_within(const bson_t* filter, std::int32_t current) {
-  return and_of(filter, newer_version_filter(current).get());
+  return and_of(filter, numerically_newer_filter(current).get());
 }
 
 bool pins_id(const bson_t* filter) {
   bson_iter_t it;
   if (!bson_iter_init_find(&it, filter, "_id")) return false;
+  if (BSON_ITER_HOLDS_REGEX(&it)) return false;  // `{_id: /^re/}` matches many ids, and an upsert inserts none of them
   bson_iter_t inner;
   if (!BSON_ITER_HOLDS_DOCUMENT(&it) || !bson_iter_recurse(&it, &inner) || !bson_iter_next(&inner)) return true;
   const std::string_view key(bson_iter_key(&inner), bson_iter_key_len(&inner));

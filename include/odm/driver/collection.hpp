@@ -291,7 +291,14 @@ struct NewerMatch {
   std::string message;
 };
 std::optional<NewerMatch> find_newer(const CollectionCore& core, SessionState* session, const Document& filter,
-                                     std::int32_t current, const char* operation);
+                                     std::int32_t current, const char* operation,
+                                     const std::optional<Collation>& collation);
+
+/// Whether an upserting replace with `filter` must first ask for a newer match (see
+/// refuse_newer): unless the filter pins `_id` and no collation widens what it matches.
+inline bool asks_for_newer_first(const bson_t* filter, const CommonSpec& options) {
+  return options.collation.has_value() || !pins_id(filter);
+}
 
 /// Throws SchemaVersionError when a document matching `filter` is newer than T's schema
 /// version: a replace by an older release matches nothing there (replace_filter), and an
@@ -299,9 +306,10 @@ std::optional<NewerMatch> find_newer(const CollectionCore& core, SessionState* s
 /// whose filter does not pin `_id` (pins_id: then a duplicate key stops the twin) asks
 /// before it writes; a writer that makes a newer match between the two commands is not seen.
 template <class T>
-void refuse_newer(const CollectionCore& core, SessionState* session, const Document& filter, const char* operation) {
+void refuse_newer(const CollectionCore& core, SessionState* session, const Document& filter, const char* operation,
+                  const std::optional<Collation>& collation) {
   const auto& schema = metadata_t<T>::schema;
-  if (auto newer = find_newer(core, session, filter, schema.current, operation))
+  if (auto newer = find_newer(core, session, filter, schema.current, operation, collation))
     schema.refuse(newer->document.get(), newer->version, newer->message);
 }
 
@@ -358,7 +366,8 @@ class BulkWrite {
     if constexpr (detail::has_pending_steps<T>()) to_upgrade_.push_back(filter);
     Document where = filter.bson();
     if constexpr (has_schema_versions<T>)
-      if (detail::OptionsAccess::spec(options).upsert && !detail::pins_id(where.get())) upserting_replaces_.push_back(where);
+      if (const auto& spec = detail::OptionsAccess::spec(options); spec.upsert && detail::asks_for_newer_first(where.get(), spec))
+        upserting_replaces_.push_back({where, spec.collation});
     return push(detail::keeps_unknown_fields<T> ? detail::BulkOperation::Kind::replace_one
                                                 : detail::BulkOperation::Kind::update_one,
                 detail::replace_filter<T>(std::move(where)), detail::replacement_of(replacement), statement(options));
@@ -408,8 +417,8 @@ class BulkWrite {
     if (operations_.empty()) return {};
     std::vector<detail::BulkOperation> operations = std::exchange(operations_, {});
     if constexpr (has_schema_versions<T>)
-      for (const Document& filter : std::exchange(upserting_replaces_, {}))
-        detail::refuse_newer<T>(core_, session, filter, "a bulk write's upserting replace_one");
+      for (const UpsertingReplace& replace : std::exchange(upserting_replaces_, {}))
+        detail::refuse_newer<T>(core_, session, replace.filter, "a bulk write's upserting replace_one", replace.collation);
     for (const Filter<T>& filter : std::exchange(to_upgrade_, {})) detail::upgrade_reachable<T>(core_, session, filter);
     return detail::finish_bulk<T>(core_.bulk_write(session, std::move(operations),
                                                    detail::OptionsAccess::spec(options_), "bulk write to "),
@@ -420,7 +429,11 @@ class BulkWrite {
   BulkWriteOptions<T> options_;
   std::vector<detail::BulkOperation> operations_;
   std::vector<Filter<T>> to_upgrade_;  // the filters of typed updates (a model with pending steps)
-  std::vector<Document> upserting_replaces_;  // checked for a newer match first (a model with schema versions)
+  struct UpsertingReplace {
+    Document filter;
+    std::optional<Collation> collation;
+  };
+  std::vector<UpsertingReplace> upserting_replaces_;  // checked for a newer match first (a model with schema versions)
 };
 
 template <document_model T>
@@ -806,14 +819,15 @@ class Collection {
       // update: the replace keeps the fields T does not declare, and would keep those too.
       detail::upgrade_reachable<T>(core_, session, filter);
       const Document where = filter.bson();
-      if (options.upsert && !detail::pins_id(where.get())) refuse_newer(session, where, "replace_one");
+      if (options.upsert && detail::asks_for_newer_first(where.get(), options))
+        refuse_newer(session, where, "replace_one", options);
       try {
         UpdateResult<id_type> result =
             update_in(session, detail::replace_kind<T>, detail::replace_filter<T>(where), update, options);
-        if (result.matched == 0 && !result.upserted_id) refuse_newer(session, where, "replace_one");
+        if (result.matched == 0 && !result.upserted_id) refuse_newer(session, where, "replace_one", options);
         return result;
       } catch (const DuplicateKeyError&) {
-        refuse_newer(session, where, "replace_one");  // an upsert that passed over a newer document
+        refuse_newer(session, where, "replace_one", options);  // an upsert that passed over a newer document
         throw;
       }
     }
@@ -827,20 +841,22 @@ class Collection {
     } else {
       detail::upgrade_reachable<T>(core_, session, filter);
       const Document where = filter.bson();
-      if (options.upsert && !detail::pins_id(where.get())) refuse_newer(session, where, "find_one_and_replace");
+      if (options.upsert && detail::asks_for_newer_first(where.get(), options))
+        refuse_newer(session, where, "find_one_and_replace", options);
       try {
         std::optional<T> result = modify_in(session, Filter<T>::raw(detail::replace_filter<T>(where)), &update, options);
-        if (!result && !options.upsert) refuse_newer(session, where, "find_one_and_replace");
+        if (!result && !options.upsert) refuse_newer(session, where, "find_one_and_replace", options);
         return result;
       } catch (const DuplicateKeyError&) {
-        refuse_newer(session, where, "find_one_and_replace");
+        refuse_newer(session, where, "find_one_and_replace", options);
         throw;
       }
     }
   }
 
-  void refuse_newer(detail::SessionState* session, const Document& filter, const char* operation) const {
-    detail::refuse_newer<T>(core_, session, filter, operation);
+  void refuse_newer(detail::SessionState* session, const Document& filter, const char* operation,
+                    const detail::CommonSpec& options) const {
+    detail::refuse_newer<T>(core_, session, filter, operation, options.collation);
   }
 
   UpdateResult<id_type> update_in(detail::SessionState* session, detail::UpdateKind kind, const Document& filter,

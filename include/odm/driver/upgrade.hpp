@@ -83,16 +83,19 @@ Document older_versions_within(const bson_t* filter, std::int32_t current);
 Document old_version_filter(std::int32_t current);
 /// Documents at a newer int32/int64 version than `current`.
 Document newer_version_filter(std::int32_t current);
-/// `{$nor: [newer_version_filter(current)]}`: documents not newer than `current`.
+/// Documents not newer than `current`: no version above it in any numeric type (a double
+/// 3.0 is newer than 2 to MongoDB, and to a replace, though odm cannot read it as a version).
 Document not_newer_filter(std::int32_t current);
 /// `{$and: [filter, not_newer_filter(current)]}`: the documents of `filter`
 /// that a model writing version `current` may replace without downgrading them.
 Document not_newer_within(const bson_t* filter, std::int32_t current);
-/// `{$and: [filter, newer_version_filter(current)]}`.
+/// The documents of `filter` with a version above `current` in any numeric type (what
+/// not_newer_filter leaves out).
 Document newer_within(const bson_t* filter, std::int32_t current);
 /// Whether `filter` holds a top-level equality on `_id` (`{_id: v}` or `{_id: {$eq: v}}`,
-/// v not an operator document): an upsert with it inserts that `_id`, so a newer document
-/// it passed over stops it with a duplicate key.
+/// v neither an operator document nor a regular expression): an upsert with it inserts
+/// that `_id`, so a newer document it passed over stops it with a duplicate key. Not under
+/// a collation, which may let the equality match other ids: callers ask only without one.
 bool pins_id(const bson_t* filter);
 
 /// An update operator document that, when an upsert inserts, also sets

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -64,16 +65,27 @@ inline constexpr bool embeds_members = [] {
     return false;
 }();
 
-/// Every member of T renamed in its expand phase, at the top or one embedded struct down:
-/// the one list typed filters, updates, upserts, tracked saves, sorts and indexes ask.
+/// The struct whose members a member of type V stores as its sub-document, seen through
+/// std::optional (`spare: {tag: "s"}` or absent or null); void for any other member.
+template <class V>
+struct embedded_struct {
+  using type = std::conditional_t<embeds_members<V>, V, void>;
+};
+template <class V>
+struct embedded_struct<std::optional<V>> : embedded_struct<V> {};
+
+/// Every member of T renamed in its expand phase, at the top or one embedded struct down
+/// (optional or not): the one list typed filters, updates, upserts, tracked saves, sorts
+/// and indexes ask.
 template <class T>
 inline constexpr auto written_previous_names = [] {
   const auto visit = [](auto&& add) {
     members<T>::for_each([&](auto m) {
       using M = decltype(m);
+      using Embedded = typename embedded_struct<typename M::type>::type;
       if constexpr (M::writes_previous_name) add(NamePair{M::stored_name, M::previous_name});
-      if constexpr (embeds_members<typename M::type>)
-        members<typename M::type>::for_each([&](auto n) {
+      if constexpr (!std::is_void_v<Embedded>)
+        members<Embedded>::for_each([&](auto n) {
           using N = decltype(n);
           if constexpr (N::writes_previous_name) add(NamePair{N::nested_name, N::previous_name, M::stored_name});
         });
