@@ -152,9 +152,10 @@ void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, st
   for (std::size_t i = 0; i < read; ++i) set_bit(seen, i);
   // With previous names (odm::renamed_from): which members' old names were read, and
   // which members' own names were (the caller's two further sets of bits).
+  const bool renames = layout.previous_names != nullptr;
   const std::size_t words = (size + 63) / 64;
-  std::uint64_t* previous_seen = seen + words;
-  std::uint64_t* seen_by_name = seen + 2 * words;
+  std::uint64_t* previous_seen = renames ? seen + words : nullptr;
+  std::uint64_t* seen_by_name = renames ? seen + 2 * words : nullptr;
   std::size_t expected = read;
   if (pending) {
     do {
@@ -165,7 +166,7 @@ void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, st
         index = expected;
       else
         index = find_field(layout, std::string_view(key, length));
-      if (layout.previous_names != nullptr) {
+      if (renames) {
         if (index == size) {
           const std::size_t renamed = find_previous(layout, std::string_view(key, length));
           if (renamed < size) {
