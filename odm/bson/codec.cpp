@@ -113,3 +113,116 @@ std::string field_type_reason(std::string_view name, type_mask expected, bson_ty
 std::string missing_field_reason(std::string_view name) { return std::string(name) + ": missing required field"; }
 
 }  // namespace odm::detail
+
+namespace odm::detail {
+
+namespace {
+
+bool test_bit(const std::uint64_t* bits, std::size_t i) noexcept { return ((bits[i / 64] >> (i % 64)) & 1U) != 0; }
+void set_bit(std::uint64_t* bits, std::size_t i) noexcept { bits[i / 64] |= std::uint64_t{1} << (i % 64); }
+
+/// The member stored under `key`, or `size` (the odm::Extra member is never found).
+std::size_t find_field(const RecordLayout& layout, std::string_view key) noexcept {
+  const named_index* end = layout.sorted + layout.size;
+  const named_index* at =
+      std::lower_bound(layout.sorted, end, key, [](const named_index& e, std::string_view k) { return e.name < k; });
+  if (at == end || at->name != key || at->index == layout.extra_index) return layout.size;
+  return at->index;
+}
+
+/// The member whose previous name is `key`, or `size`.
+std::size_t find_previous(const RecordLayout& layout, std::string_view key) noexcept {
+  for (std::size_t i = 0; i < layout.size; ++i)
+    if (!layout.previous_names[i].empty() && layout.previous_names[i] == key) return i;
+  return layout.size;
+}
+
+[[noreturn]] void throw_twice(std::string_view name) {
+  DecodeError error("field appears twice in the document");
+  error.prepend(name);
+  throw error;
+}
+
+}  // namespace
+
+// decode_members' path for any other order than odm's (odm/bson/record.hpp).
+void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t read, bool pending,
+                      std::uint64_t* seen) {
+  const std::size_t size = layout.size;
+  for (std::size_t i = 0; i < read; ++i) set_bit(seen, i);
+  // With previous names (odm::renamed_from): which members' old names were read, and
+  // which members' own names were (the caller's two further sets of bits).
+  const bool renames = layout.previous_names != nullptr;
+  const std::size_t words = (size + 63) / 64;
+  std::uint64_t* previous_seen = renames ? seen + words : nullptr;
+  std::uint64_t* seen_by_name = renames ? seen + 2 * words : nullptr;
+  std::size_t expected = read;
+  if (pending) {
+    do {
+      const char* key = bson_iter_key(&it);
+      const std::size_t length = bson_iter_key_len(&it);
+      std::size_t index;
+      if (expected < size && expected != layout.extra_index && key_equals(layout.names[expected], key, length))
+        index = expected;
+      else
+        index = find_field(layout, std::string_view(key, length));
+      if (renames) {
+        if (index == size) {
+          const std::size_t renamed = find_previous(layout, std::string_view(key, length));
+          if (renamed < size) {
+            // While the old name is written, it is the truth when present (the older
+            // version writes only it); otherwise the new name is, and the old one is read
+            // only for a document without it.
+            if (test_bit(previous_seen, renamed)) [[unlikely]]
+              throw_twice(layout.previous_names[renamed]);
+            set_bit(previous_seen, renamed);
+            if (layout.writes_previous[renamed] || !test_bit(seen, renamed)) {
+              // Read whole from the old name: nothing of the new name's value (read first)
+              // may show through where the old one lacks it.
+              if (test_bit(seen, renamed)) layout.reset(renamed, out);
+              set_bit(seen, renamed);
+              try {
+                layout.decoders[renamed](it, out);
+              } catch (PathError& e) {
+                e.prepend(layout.previous_names[renamed]);
+                throw;
+              }
+            }
+            continue;
+          }
+        } else if (test_bit(previous_seen, index)) {
+          // The new name after the old one: the old one's value stands while it is written.
+          if (test_bit(seen_by_name, index)) [[unlikely]]
+            throw_twice(layout.names[index]);
+          set_bit(seen_by_name, index);
+          if (layout.writes_previous[index]) continue;
+          layout.decoders[index](it, out);
+          continue;
+        }
+      }
+      if (index == size) {
+        // A versioned model's version field is read by from_bson, not by a member: not an
+        // unknown field (a strict model takes it, an Extra does not keep it).
+        if (layout.skips_version_field && key_equals(schema_version_field, key, length)) continue;
+        if (!is_valid_utf8(key, length)) [[unlikely]]
+          throw DecodeError("a field name is not valid UTF-8");
+        if (layout.strict)
+          at_path(std::string_view(key, length), [] { throw DecodeError("unknown field (the model is strict)"); });
+        // Not read, but still checked: a corrupt document is refused, never half-trusted.
+        at_path(std::string_view(key, length), [&] { check_unread(it); });
+        if (layout.keep != nullptr) layout.keep(it, out);
+        continue;
+      }
+      if (test_bit(seen, index)) [[unlikely]]
+        throw_twice(layout.names[index]);
+      set_bit(seen, index);
+      at_path(layout.names[index], [&] { layout.decoders[index](it, out); });
+      expected = index + 1;
+    } while (next(it));
+  }
+  for (std::size_t i = 0; i < size; ++i)
+    if (!test_bit(seen, i) && !layout.optional_members[i])
+      at_path(layout.names[i], [] { throw DecodeError("missing required field"); });
+}
+
+}  // namespace odm::detail

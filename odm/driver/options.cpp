@@ -5,6 +5,67 @@
 
 namespace odm {
 
+namespace detail {
+
+// The specs' special members (options.hpp says why they are out of line).
+CommonSpec::CommonSpec() = default;
+CommonSpec::CommonSpec(const CommonSpec&) = default;
+CommonSpec::CommonSpec(CommonSpec&&) noexcept = default;
+CommonSpec& CommonSpec::operator=(const CommonSpec&) = default;
+CommonSpec& CommonSpec::operator=(CommonSpec&&) noexcept = default;
+CommonSpec::~CommonSpec() = default;
+
+FindSpec::FindSpec() = default;
+FindSpec::FindSpec(const FindSpec&) = default;
+FindSpec::FindSpec(FindSpec&&) noexcept = default;
+FindSpec& FindSpec::operator=(const FindSpec&) = default;
+FindSpec& FindSpec::operator=(FindSpec&&) noexcept = default;
+FindSpec::~FindSpec() = default;
+
+CountSpec::CountSpec() = default;
+CountSpec::CountSpec(const CountSpec&) = default;
+CountSpec::CountSpec(CountSpec&&) noexcept = default;
+CountSpec& CountSpec::operator=(const CountSpec&) = default;
+CountSpec& CountSpec::operator=(CountSpec&&) noexcept = default;
+CountSpec::~CountSpec() = default;
+
+AggregateSpec::AggregateSpec() = default;
+AggregateSpec::AggregateSpec(const AggregateSpec&) = default;
+AggregateSpec::AggregateSpec(AggregateSpec&&) noexcept = default;
+AggregateSpec& AggregateSpec::operator=(const AggregateSpec&) = default;
+AggregateSpec& AggregateSpec::operator=(AggregateSpec&&) noexcept = default;
+AggregateSpec::~AggregateSpec() = default;
+
+UpdateSpec::UpdateSpec() = default;
+UpdateSpec::UpdateSpec(const UpdateSpec&) = default;
+UpdateSpec::UpdateSpec(UpdateSpec&&) noexcept = default;
+UpdateSpec& UpdateSpec::operator=(const UpdateSpec&) = default;
+UpdateSpec& UpdateSpec::operator=(UpdateSpec&&) noexcept = default;
+UpdateSpec::~UpdateSpec() = default;
+
+DeleteSpec::DeleteSpec() = default;
+DeleteSpec::DeleteSpec(const DeleteSpec&) = default;
+DeleteSpec::DeleteSpec(DeleteSpec&&) noexcept = default;
+DeleteSpec& DeleteSpec::operator=(const DeleteSpec&) = default;
+DeleteSpec& DeleteSpec::operator=(DeleteSpec&&) noexcept = default;
+DeleteSpec::~DeleteSpec() = default;
+
+InsertSpec::InsertSpec() = default;
+InsertSpec::InsertSpec(const InsertSpec&) = default;
+InsertSpec::InsertSpec(InsertSpec&&) noexcept = default;
+InsertSpec& InsertSpec::operator=(const InsertSpec&) = default;
+InsertSpec& InsertSpec::operator=(InsertSpec&&) noexcept = default;
+InsertSpec::~InsertSpec() = default;
+
+FindAndModifySpec::FindAndModifySpec() = default;
+FindAndModifySpec::FindAndModifySpec(const FindAndModifySpec&) = default;
+FindAndModifySpec::FindAndModifySpec(FindAndModifySpec&&) noexcept = default;
+FindAndModifySpec& FindAndModifySpec::operator=(const FindAndModifySpec&) = default;
+FindAndModifySpec& FindAndModifySpec::operator=(FindAndModifySpec&&) noexcept = default;
+FindAndModifySpec::~FindAndModifySpec() = default;
+
+}  // namespace detail
+
 ClientOptions& ClientOptions::server_selection_timeout(std::chrono::milliseconds timeout) {
   server_selection_timeout_ = timeout;
   return *this;

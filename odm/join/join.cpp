@@ -1,12 +1,14 @@
 #include <odm/join/join.hpp>
 #include <odm/join/counts.hpp>
 #include <odm/join/subset.hpp>
+#include <odm/join/tree.hpp>
 
 #include <algorithm>
 #include <functional>
 #include <limits>
 #include <random>
 #include <thread>
+#include <unordered_map>
 
 namespace odm::detail {
 
@@ -196,3 +198,21 @@ std::int64_t group_count(const bson_t* row, std::string_view source) {
 }
 
 }  // namespace odm::detail
+
+namespace odm::detail::trees {
+
+IdSet::IdSet(ReferenceId first) { ids_.insert(std::move(first)); }
+IdSet::~IdSet() = default;
+bool IdSet::insert(const ReferenceId& id) { return ids_.insert(id).second; }
+
+std::vector<std::size_t> positions_in(const std::vector<ReferenceId>& wanted, const std::vector<ReferenceId>& found) {
+  std::unordered_map<ReferenceId, std::size_t, ReferenceIdHash> at;
+  for (std::size_t i = 0; i < found.size(); ++i) at.emplace(found[i], i);
+  std::vector<std::size_t> positions;
+  positions.reserve(wanted.size());
+  for (const auto& id : wanted)
+    if (const auto it = at.find(id); it != at.end()) positions.push_back(it->second);
+  return positions;
+}
+
+}  // namespace odm::detail::trees

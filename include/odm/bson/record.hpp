@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <bitset>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -67,14 +68,17 @@ consteval auto sorted_names() {
 template <class M>
 inline constexpr bool decodes_inline = std::is_arithmetic_v<M>;
 
-/// Decodes member I of `out` (no path added).
+/// Decodes member I of `*out`, a T (no path added). `out` is untyped so that the table of
+/// a record's decoders (record_traits::decoders) is the same type for every record, and the
+/// field lookup that reads it (decode_unordered) is compiled once, in odm/bson/codec.cpp.
 template <class T, std::size_t I>
-[[gnu::noinline]] void decode_member_value(const bson_iter_t& it, T& out) {
+[[gnu::noinline]] void decode_member_value(const bson_iter_t& it, void* out) {
   using M = boost::pfr::tuple_element_t<I, T>;
   // An unmapped member gets odm's message (check_member_is_mappable), not a
   // "no member named decode" from deep inside the codec.
   check_member_is_mappable<T, M>();
-  if constexpr (mappable<M> && !unknown_field_keeper<M>) codec<M>::decode(it, boost::pfr::get<I>(out));
+  if constexpr (mappable<M> && !unknown_field_keeper<M>)
+    codec<M>::decode(it, boost::pfr::get<I>(*static_cast<T*>(out)));
 }
 
 template <class T, bool Root>
@@ -95,7 +99,7 @@ struct record_traits {
   template <std::size_t I>
   using member_type = typename member<T, I>::type;
 
-  using decode_function = void (*)(const bson_iter_t&, T&);
+  using decode_function = void (*)(const bson_iter_t&, void*);
   static constexpr auto decoders = []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<decode_function, size>{&decode_member_value<T, I>...};
   }(std::make_index_sequence<size>{});
@@ -204,7 +208,7 @@ inline void decode_member(const bson_iter_t& it, T& out) {
       if constexpr (decodes_inline<M>)
         codec<M>::decode(it, boost::pfr::get<I>(out));
       else
-        decode_member_value<T, I>(it, out);
+        decode_member_value<T, I>(it, &out);
     });
   }
 }
@@ -225,16 +229,81 @@ void reset_member(std::size_t index, T& out) {
 }
 }  // namespace detail
 
+namespace detail {
+
+/// What the field lookup of decode_members reads of a record, as data: a record's
+/// documents in any other order than odm writes them are read by one function,
+/// decode_unordered (odm/bson/codec.cpp), not by a copy of it per record.
+struct RecordLayout {
+  std::size_t size;
+  /// The odm::Extra member, or `size`.
+  std::size_t extra_index;
+  const std::string_view* names;
+  /// The names in order, with their members (for a binary search).
+  const named_index* sorted;
+  const bool* optional_members;
+  /// nullptr when no member has a previous name; else one per member, "" for none.
+  const std::string_view* previous_names;
+  const bool* writes_previous;
+  void (*const* decoders)(const bson_iter_t&, void*);
+  bool strict;
+  /// A versioned model's document: its version field is not an unknown field.
+  bool skips_version_field;
+  /// Hands an undeclared field to the odm::Extra member (nullptr without one).
+  void (*keep)(const bson_iter_t&, void*);
+  /// Member `index` back to a value-initialized one (nullptr without previous names).
+  void (*reset)(std::size_t, void*);
+};
+
+/// Reads the fields of `it` not read in order into `out`, and refuses a document without
+/// a required member. On entry, members [0, read) are read, and `it` is on a field not
+/// processed yet when `pending`, else at the document's end. `seen` holds, all clear, a
+/// set of bits per member, (size + 63) / 64 words, and with previous names two more.
+void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t read, bool pending,
+                      std::uint64_t* seen);
+
+template <class T, bool Root>
+struct record_layout {
+  using traits = record_traits<T, Root>;
+  static void keep(const bson_iter_t& it, void* out) {
+    using Keeper = typename traits::template member_type<traits::extra_index>;
+    codec<Keeper>::keep(it, boost::pfr::get<traits::extra_index>(*static_cast<T*>(out)));
+  }
+  static void reset(std::size_t index, void* out) { reset_member<T>(index, *static_cast<T*>(out)); }
+  static constexpr auto keep_function() {
+    void (*function)(const bson_iter_t&, void*) = nullptr;
+    if constexpr (traits::extra_index < traits::size) function = &keep;
+    return function;
+  }
+  static constexpr auto reset_function() {
+    void (*function)(std::size_t, void*) = nullptr;
+    if constexpr (traits::has_previous_names) function = &reset;
+    return function;
+  }
+  static constexpr RecordLayout value{
+      traits::size,
+      traits::extra_index,
+      traits::names.data(),
+      traits::sorted.data(),
+      traits::optional_members.data(),
+      traits::has_previous_names ? traits::previous_names.data() : nullptr,
+      traits::writes_previous.data(),
+      traits::decoders.data(),
+      is_strict<T>,
+      Root && has_schema_versions<T>,
+      keep_function(),
+      reset_function(),
+  };
+};
+
+}  // namespace detail
+
 /// Reads the fields `it` iterates (a document's top level or a sub-document) into `out`.
 template <bool Root, reflectable T>
 void decode_members(bson_iter_t& it, T& out) {
   using traits = detail::record_traits<T, Root>;
   constexpr std::size_t size = traits::size;
-  std::bitset<size> seen;
-  // With previous names (odm::renamed_from): which members' old names were read, and
-  // which members' own names were.
-  [[maybe_unused]] std::bitset<traits::has_previous_names ? size : 0> previous_seen;
-  [[maybe_unused]] std::bitset<traits::has_previous_names ? size : 0> seen_by_name;
+  // Members [0, expected) are read (or, the odm::Extra member, passed).
   std::size_t expected = 0;
   // Fast path: the members in declaration order, as odm writes them. Unrolled at compile
   // time, so every key comparison has a constant length and every codec call is direct.
@@ -242,7 +311,7 @@ void decode_members(bson_iter_t& it, T& out) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (void)(([&] {
        if constexpr (I == traits::extra_index) {
-         seen.set(I);  // not a field: it collects the unknown ones (below)
+         expected = I + 1;  // not a field: it collects the unknown ones (decode_unordered)
          return true;
        } else {
          if (!detail::next(it)) {
@@ -254,90 +323,18 @@ void decode_members(bson_iter_t& it, T& out) {
            return false;
          }
          detail::decode_member<traits, I>(it, out);
-         seen.set(I);
          expected = I + 1;
          return true;
        }
      }()) &&
      ...);
   }(std::make_index_sequence<size>{});
-  // Any other order, unknown fields, fields after the last member: one lookup per field.
-  if (state != ended) {
-    bool pending = state == mismatch;  // `it` is on a field not processed yet
-    while (pending || detail::next(it)) {
-      pending = false;
-      const char* key = bson_iter_key(&it);
-      const std::size_t length = bson_iter_key_len(&it);
-      std::size_t index;
-      if (expected < size && expected != traits::extra_index &&
-          detail::key_equals(traits::names[expected], key, length))
-        index = expected;
-      else
-        index = traits::find_field(std::string_view(key, length));
-      if constexpr (traits::has_previous_names) {
-        if (index == size) {
-          const std::size_t renamed = traits::find_previous(std::string_view(key, length));
-          if (renamed < size) {
-            // While the old name is written, it is the truth when present (the older
-            // version writes only it); otherwise the new name is, and the old one is read
-            // only for a document without it.
-            if (previous_seen[renamed]) [[unlikely]]
-              detail::at_path(traits::previous_names[renamed],
-                              [] { throw DecodeError("field appears twice in the document"); });
-            previous_seen.set(renamed);
-            if (traits::writes_previous[renamed] || !seen[renamed]) {
-              // Read whole from the old name: nothing of the new name's value (read first)
-              // may show through where the old one lacks it.
-              if (seen[renamed]) detail::reset_member<T>(renamed, out);
-              seen.set(renamed);
-              try {
-                traits::decoders[renamed](it, out);
-              } catch (PathError& e) {
-                e.prepend(traits::previous_names[renamed]);
-                throw;
-              }
-            }
-            continue;
-          }
-        } else if (previous_seen[index]) {
-          // The new name after the old one: the old one's value stands while it is written.
-          if (seen_by_name[index]) [[unlikely]]
-            detail::at_path(traits::names[index], [] { throw DecodeError("field appears twice in the document"); });
-          seen_by_name.set(index);
-          if (traits::writes_previous[index]) continue;
-          traits::decoders[index](it, out);
-          continue;
-        }
-      }
-      if (index == size) {
-        // A versioned model's version field is read by from_bson, not by a member: not an
-        // unknown field (a strict model takes it, an Extra does not keep it).
-        if constexpr (Root && has_schema_versions<T>)
-          if (detail::key_equals(schema_version_field, key, length)) continue;
-        if (!detail::is_valid_utf8(key, length)) [[unlikely]]
-          throw DecodeError("a field name is not valid UTF-8");
-        if constexpr (is_strict<T>)
-          detail::at_path(std::string_view(key, length), [] { throw DecodeError("unknown field (the model is strict)"); });
-        // Not read, but still checked: a corrupt document is refused, never half-trusted.
-        detail::at_path(std::string_view(key, length), [&] { detail::check_unread(it); });
-        if constexpr (traits::extra_index < size) {
-          using Keeper = typename traits::template member_type<traits::extra_index>;
-          codec<Keeper>::keep(it, boost::pfr::get<traits::extra_index>(out));
-        }
-        continue;
-      }
-      if (seen[index]) [[unlikely]]
-        detail::at_path(traits::names[index], [] { throw DecodeError("field appears twice in the document"); });
-      seen.set(index);
-      detail::at_path(traits::names[index], [&] { traits::decoders[index](it, out); });
-      expected = index + 1;
-    }
-  }
-  if (!seen.all()) [[unlikely]] {
-    for (std::size_t i = 0; i < size; ++i)
-      if (!seen[i] && !traits::optional_members[i])
-        detail::at_path(traits::names[i], [] { throw DecodeError("missing required field"); });
-  }
+  // Every member read, and no field after the last one: done.
+  if (state == in_order && !detail::next(it)) return;
+  if (state == ended && expected == size) return;
+  // Any other order, unknown fields, fields after the last member, missing fields.
+  std::array<std::uint64_t, (traits::has_previous_names ? 3 : 1) * ((size + 63) / 64)> seen{};
+  detail::decode_unordered(it, &out, detail::record_layout<T, Root>::value, expected, state != ended, seen.data());
 }
 
 // Plain structs: a BSON sub-document. (A type that happens to be an aggregate but is

@@ -146,6 +146,17 @@ namespace detail {
 /// The settings every command may carry. An operation's options class exposes the
 /// setters of the ones its command takes.
 struct CommonSpec {
+  // Out of line (odm/driver/options.cpp), as are the special members of each *Spec below:
+  // every options object an operation takes is made, copied and destroyed through them,
+  // and inline they would expand the destruction of each optional, Document and concern in
+  // every call site of every model.
+  CommonSpec();
+  CommonSpec(const CommonSpec&);
+  CommonSpec(CommonSpec&&) noexcept;
+  CommonSpec& operator=(const CommonSpec&);
+  CommonSpec& operator=(CommonSpec&&) noexcept;
+  ~CommonSpec();
+
   Concerns concerns;
   std::optional<std::string> comment;
   std::optional<std::chrono::milliseconds> max_time;
@@ -158,6 +169,13 @@ struct CommonSpec {
 };
 
 struct FindSpec : CommonSpec {
+  FindSpec();
+  FindSpec(const FindSpec&);
+  FindSpec(FindSpec&&) noexcept;
+  FindSpec& operator=(const FindSpec&);
+  FindSpec& operator=(FindSpec&&) noexcept;
+  ~FindSpec();
+
   Document sort;        // `{}`: no sort
   Document projection;  // `{}`: every field
   std::optional<std::int64_t> skip;
@@ -174,28 +192,70 @@ constexpr std::int64_t one_batch_limit(std::int64_t negative_limit) noexcept {
 }
 
 struct CountSpec : CommonSpec {
+  CountSpec();
+  CountSpec(const CountSpec&);
+  CountSpec(CountSpec&&) noexcept;
+  CountSpec& operator=(const CountSpec&);
+  CountSpec& operator=(CountSpec&&) noexcept;
+  ~CountSpec();
+
   std::optional<std::int64_t> skip;
   std::optional<std::int64_t> limit;
 };
 
 struct AggregateSpec : CommonSpec {
+  AggregateSpec();
+  AggregateSpec(const AggregateSpec&);
+  AggregateSpec(AggregateSpec&&) noexcept;
+  AggregateSpec& operator=(const AggregateSpec&);
+  AggregateSpec& operator=(AggregateSpec&&) noexcept;
+  ~AggregateSpec();
+
   std::optional<std::int32_t> batch_size;
   std::optional<bool> allow_disk_use;
 };
 
 /// update_one/update_many/replace_one (array_filters stay empty for a replacement).
 struct UpdateSpec : CommonSpec {
+  UpdateSpec();
+  UpdateSpec(const UpdateSpec&);
+  UpdateSpec(UpdateSpec&&) noexcept;
+  UpdateSpec& operator=(const UpdateSpec&);
+  UpdateSpec& operator=(UpdateSpec&&) noexcept;
+  ~UpdateSpec();
+
   bool upsert = false;
   std::vector<Document> array_filters;
 };
 
-struct DeleteSpec : CommonSpec {};
+struct DeleteSpec : CommonSpec {
+  DeleteSpec();
+  DeleteSpec(const DeleteSpec&);
+  DeleteSpec(DeleteSpec&&) noexcept;
+  DeleteSpec& operator=(const DeleteSpec&);
+  DeleteSpec& operator=(DeleteSpec&&) noexcept;
+  ~DeleteSpec();
+};
 
 struct InsertSpec : CommonSpec {
+  InsertSpec();
+  InsertSpec(const InsertSpec&);
+  InsertSpec(InsertSpec&&) noexcept;
+  InsertSpec& operator=(const InsertSpec&);
+  InsertSpec& operator=(InsertSpec&&) noexcept;
+  ~InsertSpec();
+
   bool ordered = true;
 };
 
 struct FindAndModifySpec : CommonSpec {
+  FindAndModifySpec();
+  FindAndModifySpec(const FindAndModifySpec&);
+  FindAndModifySpec(FindAndModifySpec&&) noexcept;
+  FindAndModifySpec& operator=(const FindAndModifySpec&);
+  FindAndModifySpec& operator=(FindAndModifySpec&&) noexcept;
+  ~FindAndModifySpec();
+
   ReturnDocument image = ReturnDocument::before;
   bool upsert = false;
   Document sort;

@@ -35,14 +35,31 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 namespace odm::detail::trees {
 
 using odm::detail::ReferenceId;
-using IdSet = std::unordered_set<ReferenceId, odm::detail::ReferenceIdHash>;
+
+/// The ids a walk through a tree has met, so that it visits each node once and stops on a
+/// cycle. The same for every model: compiled once (odm/join/join.cpp).
+class IdSet {
+ public:
+  explicit IdSet(ReferenceId first);
+  IdSet(const IdSet&) = delete;
+  IdSet& operator=(const IdSet&) = delete;
+  ~IdSet();
+  /// Whether `id` was not met before (it is now).
+  bool insert(const ReferenceId& id);
+
+ private:
+  std::unordered_set<ReferenceId, odm::detail::ReferenceIdHash> ids_;
+};
+
+/// For each of `wanted` that is one of `found` (the first such), its position in `found`;
+/// the others left out.
+std::vector<std::size_t> positions_in(const std::vector<ReferenceId>& wanted, const std::vector<ReferenceId>& found);
 
 /// `{field: id}`, as the typed filters write an equality (the member pointer of a tree
 /// relation is a run-time value here, so the path is its stored name).
@@ -64,12 +81,13 @@ template <class T>
 std::vector<T> fetch_in_order(const Collection<T>& collection, const std::vector<ReferenceId>& ids,
                               const JoinOptions& options) {
   std::vector<T> found = odm::detail::fetch_where_in(collection, "_id", ids, options);
-  std::unordered_map<ReferenceId, std::size_t, odm::detail::ReferenceIdHash> at;
-  for (std::size_t i = 0; i < found.size(); ++i) at.emplace(id_of_node(found[i]), i);
+  std::vector<ReferenceId> found_ids;
+  found_ids.reserve(found.size());
+  for (const T& node : found) found_ids.push_back(id_of_node(node));
+  const std::vector<std::size_t> positions = positions_in(ids, found_ids);
   std::vector<T> ordered;
-  ordered.reserve(ids.size());
-  for (const auto& id : ids)
-    if (const auto it = at.find(id); it != at.end()) ordered.push_back(found[it->second]);
+  ordered.reserve(positions.size());
+  for (const std::size_t at : positions) ordered.push_back(found[at]);
   return ordered;
 }
 
@@ -77,10 +95,10 @@ std::vector<T> fetch_in_order(const Collection<T>& collection, const std::vector
 template <class T, class ParentOf>
 std::vector<T> walk_up(const Collection<T>& collection, const T& node, ParentOf parent_of) {
   std::vector<T> path;
-  IdSet visited{id_of_node(node)};
+  IdSet visited(id_of_node(node));
   std::optional<T> next = parent_of(node);
   while (next) {
-    if (!visited.insert(id_of_node(*next)).second)
+    if (!visited.insert(id_of_node(*next)))
       throw DataError("the tree references of collection " + collection.name() + " form a cycle through _id " +
                       odm::detail::describe_id(id_of_node(*next)));
     path.push_back(std::move(*next));
@@ -122,14 +140,14 @@ std::vector<T> descendants(const Collection<T>& collection, const T& node, Paren
   odm::detail::SkipReport::refuse_server_side(options, "odm::tree::descendants");
   const std::string_view field = runtime_field_name(member);
   std::vector<T> all;
-  detail::trees::IdSet visited{detail::trees::id_of_node(node)};
+  detail::trees::IdSet visited(detail::trees::id_of_node(node));
   std::vector<detail::trees::ReferenceId> level{detail::trees::id_of_node(node)};
   while (!level.empty()) {
     std::vector<T> found = odm::detail::fetch_where_in(collection, field, level, options);
     level.clear();
     for (T& child : found) {
       detail::trees::ReferenceId id = detail::trees::id_of_node(child);
-      if (!visited.insert(id).second) continue;  // a cycle in the data: each node once
+      if (!visited.insert(id)) continue;  // a cycle in the data: each node once
       level.push_back(std::move(id));
       all.push_back(std::move(child));
     }
@@ -170,11 +188,11 @@ std::vector<T> descendants(const Collection<T>& collection, const T& node, RefMa
                            const JoinOptions& options = {}) {
   odm::detail::SkipReport::refuse_server_side(options, "odm::tree::descendants");
   std::vector<T> all;
-  detail::trees::IdSet visited{detail::trees::id_of_node(node)};
+  detail::trees::IdSet visited(detail::trees::id_of_node(node));
   std::vector<detail::trees::ReferenceId> level;
   const auto enqueue_children = [&](const T& parent_node) {
     for (const auto& id : detail::Access::raw_ids(parent_node.*member))
-      if (visited.insert(id).second) level.push_back(id);
+      if (visited.insert(id)) level.push_back(id);
   };
   enqueue_children(node);
   while (!level.empty()) {
