@@ -130,11 +130,8 @@ TEST_F(CountChildren, IdsAreSplitLikeAJoins) {
   EXPECT_EQ(by_bytes.of(long_ids[8]), 0);
 }
 
-struct Account {
+struct Account {  // never stored: only its id type matters (so it names no collection)
   std::int64_t id = 0;
-  struct odm_model {
-    static constexpr std::string_view collection = "accounts";
-  };
 };
 struct Entry {
   std::int64_t id = 0;
