@@ -43,10 +43,6 @@ std::string type_names(type_mask mask) {
   return out;
 }
 
-}  // namespace odm::detail
-
-namespace odm::detail {
-
 bool children_fit(const bson_iter_t& it, type_mask types, std::string& why) {
   if (types == any_type) return true;
   bson_iter_t child = recurse(it);
@@ -67,10 +63,6 @@ bool container_fits(const bson_iter_t& it, bson_type_t type, type_mask child_typ
   }
   return children_fit(it, child_types, why);
 }
-
-}  // namespace odm::detail
-
-namespace odm::detail {
 
 void throw_malformed_at(std::uint32_t offset) {
   throw DecodeError("malformed BSON at byte " + std::to_string(offset));
@@ -98,10 +90,6 @@ void throw_no_alternative(std::size_t alternatives, const bson_iter_t& it, const
                     std::string(bson_type_name(bson_iter_type(&it))) + " (" + reasons + ")");
 }
 
-}  // namespace odm::detail
-
-namespace odm::detail {
-
 std::string unknown_field_reason(const char* key, std::size_t length) {
   return shown_key(key, length) + ": unknown field (the model is strict)";
 }
@@ -111,10 +99,6 @@ std::string field_type_reason(std::string_view name, type_mask expected, bson_ty
 }
 
 std::string missing_field_reason(std::string_view name) { return std::string(name) + ": missing required field"; }
-
-}  // namespace odm::detail
-
-namespace odm::detail {
 
 namespace {
 

@@ -217,21 +217,30 @@ std::optional<NewerMatch> find_newer(const CollectionCore& core, SessionState* s
   CursorCore cursor = core.find(session, newer_within(filter.get(), current), one);
   const bson_t* found = cursor.next();
   if (found == nullptr) return std::nullopt;
+  // newer_within asked for a number above `current`: an int or a long, or a double or a
+  // decimal another program wrote, which SchemaVersionError reports as a version of the
+  // wrong type (-1). A server that answers with anything else gets the same.
+  std::int64_t stored = -1;
+  std::string shown = "(not a number)";
   bson_iter_t version;
-  bson_iter_init_find_w_len(&version, found, schema_version_field.data(), static_cast<int>(schema_version_field.size()));
-  // newer_within found a number: an int or a long, or a double or decimal another program wrote.
-  const std::int64_t stored = bson_iter_as_int64(&version);
-  std::string shown = std::to_string(stored);
-  if (BSON_ITER_HOLDS_DOUBLE(&version)) {
-    char text[32];
-    const auto end = std::to_chars(text, text + sizeof text, bson_iter_double(&version)).ptr;
-    shown = "(a double) " + std::string(text, end);
-  } else if (BSON_ITER_HOLDS_DECIMAL128(&version)) {
-    bson_decimal128_t value;
-    bson_iter_decimal128(&version, &value);
-    char text[BSON_DECIMAL128_STRING];
-    bson_decimal128_to_string(&value, text);
-    shown = "(a decimal) " + std::string(text);
+  if (bson_iter_init_find_w_len(&version, found, schema_version_field.data(),
+                                static_cast<int>(schema_version_field.size()))) {
+    if (BSON_ITER_HOLDS_INT32(&version) || BSON_ITER_HOLDS_INT64(&version)) {
+      stored = bson_iter_as_int64(&version);
+      shown = std::to_string(stored);
+    } else if (BSON_ITER_HOLDS_DOUBLE(&version)) {
+      char text[32];
+      const auto end = std::to_chars(text, text + sizeof text, bson_iter_double(&version)).ptr;
+      shown = "(a double) " + std::string(text, end);
+    } else if (BSON_ITER_HOLDS_DECIMAL128(&version)) {
+      bson_decimal128_t value;
+      bson_iter_decimal128(&version, &value);
+      char text[BSON_DECIMAL128_STRING];
+      bson_decimal128_to_string(&value, text);
+      shown = "(a decimal) " + std::string(text);
+    }
+  } else {
+    shown = "(none)";
   }
   return NewerMatch{Document::copy_of(found), stored,
                     std::string(operation) + " in " + core.database_name() + "." + core.name() +

@@ -3,12 +3,14 @@
 #include "query/update_paths.hpp"
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/containers.hpp>
 #include <odm/bson/writer.hpp>
 #include <odm/driver/upgrade.hpp>
 #include <odm/error.hpp>
 #include <odm/model/model.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -53,7 +55,7 @@ void check_nameable(std::string_view key) {
 }
 
 // `{$type: alias, <op>: current}` under schema_version, as one element of `out`'s array.
-void append_version_clause(bson_t* array, const char* index, const char* type, const char* op, std::int32_t current) {
+void append_version_clause(bson_t* array, std::string_view index, const char* type, const char* op, std::int32_t current) {
   ChildWriter clause(array, index);
   {
     ChildWriter version(clause.get(), schema_version_field);
@@ -67,31 +69,30 @@ void append_version_clause(bson_t* array, const char* index, const char* type, c
 // The bytes one field of `document` at `it` takes (type, key and value).
 std::size_t element_bytes(const bson_iter_t& it) { return it.next_off - it.off; }
 
-// `{<combinator>: [{schema_version: {$type: "int", <op>: current}},
-//                  {schema_version: {$type: "long", <op>: current}}]}`.
-Document version_clauses(const char* combinator, const char* op, std::int32_t current) {
+// The BSON types a version clause names: the two odm reads as a version, and every
+// numeric type (MongoDB compares numbers across types, so a double 3.0 a shell wrote is
+// above version 2, though odm cannot read it as a version).
+constexpr std::array<const char*, 2> readable_version_types{"int", "long"};
+constexpr std::array<const char*, 4> numeric_version_types{"int", "long", "double", "decimal"};
+
+// `{<combinator>: [{schema_version: {$type: <type>, <op>: current}}, ...]}`, one clause
+// per type in `types`.
+template <std::size_t N>
+Document version_clauses(const char* combinator, const char* op, std::int32_t current,
+                         const std::array<const char*, N>& types) {
   Document filter;
   ChildWriter clauses(filter.get_mutable(), combinator, ChildWriter::Kind::array);
-  append_version_clause(clauses.get(), "0", "int", op, current);
-  append_version_clause(clauses.get(), "1", "long", op, current);
+  for (std::size_t i = 0; i < N; ++i)
+    append_version_clause(clauses.get(), ArrayKey(static_cast<std::uint32_t>(i)).view(), types[i], op, current);
   clauses.close();
   return filter;
 }
 
 // `{$or: [...]}` of a version above `current` in any numeric type: what a replace must not
-// overwrite. A double 3.0 (a shell's number) is newer to MongoDB, which compares numbers
-// across types, though odm cannot read it as a version.
+// overwrite.
 Document numerically_newer_filter(std::int32_t current) {
-  Document filter;
-  ChildWriter clauses(filter.get_mutable(), "$or", ChildWriter::Kind::array);
-  append_version_clause(clauses.get(), "0", "int", "$gt", current);
-  append_version_clause(clauses.get(), "1", "long", "$gt", current);
-  append_version_clause(clauses.get(), "2", "double", "$gt", current);
-  append_version_clause(clauses.get(), "3", "decimal", "$gt", current);
-  clauses.close();
-  return filter;
+  return version_clauses("$or", "$gt", current, numeric_version_types);
 }
-
 
 }  // namespace
 
@@ -314,9 +315,9 @@ Document older_versions_within(const bson_t* filter, std::int32_t current) {
 // Not old: an int32 or int64 version, current or newer (what the model reads as such).
 // Everything else is selected, including what it cannot read (2.0, "2", -1), so that the
 // run reports it.
-Document old_version_filter(std::int32_t current) { return version_clauses("$nor", "$gte", current); }
+Document old_version_filter(std::int32_t current) { return version_clauses("$nor", "$gte", current, readable_version_types); }
 
-Document newer_version_filter(std::int32_t current) { return version_clauses("$or", "$gt", current); }
+Document newer_version_filter(std::int32_t current) { return version_clauses("$or", "$gt", current, readable_version_types); }
 
 namespace {
 Document and_of(const bson_t* filter, const bson_t* condition) {

@@ -347,6 +347,35 @@ TEST_F(Adversary23, AReplaceOfADocumentWhoseVersionIsTheDoubleThreeWritesNothing
   EXPECT_NE(error, "");
 }
 
+// An upserting replace by name that finds a newer document stored as a double or a
+// decimal (another program's number) reports that value in the message, and as a version of
+// the wrong type (SchemaVersionError::stored_version() is -1 then, as documented): never 0
+// or a truncated 2, which would read as older than the model's.
+TEST_F(Adversary23, ANewerVersionOfAnotherNumericTypeIsReportedAsStored) {
+  struct Stored {
+    const char* version;  // Extended JSON
+    const char* shown;
+  };
+  for (const Stored stored : {Stored{R"({"$numberDecimal": "3"})", "(a decimal) 3"},
+                              Stored{"2.5", "(a double) 2.5"}}) {
+    SCOPED_TRACE(stored.version);
+    run(R"({"delete": "adv23_gadgets", "deletes": [{"q": {}, "limit": 0}]})");
+    insert("adv23_gadgets", std::string(R"({"_id": {"$numberLong": "1"}, "name": "red", "uses": 4, "schema_version": )") +
+                                stored.version + "}");
+    auto gadgets = db().collection<Gadget>();
+    try {
+      gadgets.replace_one(field(&Gadget::name) == std::string("red"), Gadget{2, "red", 5},
+                          odm::ReplaceOptions<Gadget>{}.upsert());
+      ADD_FAILURE() << "no SchemaVersionError\n" << dump("adv23_gadgets");
+    } catch (const odm::SchemaVersionError& e) {
+      EXPECT_EQ(e.stored_version(), -1);
+      EXPECT_NE(std::string(e.what()).find(std::string("at schema version ") + stored.shown), std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(raw_count("adv23_gadgets", "{}"), 1) << dump("adv23_gadgets");
+  }
+}
+
 // Several threads upsert-replace by name while the newer document is there: every call is
 // refused, and the collection still holds one document, the newer one, unchanged.
 TEST_F(Adversary23, UpsertingReplacesFromManyThreadsNeverAddATwinBesideANewerDocument) {
