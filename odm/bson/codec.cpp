@@ -121,6 +121,29 @@ std::size_t find_previous(const RecordLayout& layout, std::string_view key) noex
   return layout.size;
 }
 
+/// Member `index` of `out` read from the field `it` is on: under the member's previous
+/// name or its own (which an error's path names).
+void decode_field(const bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t index, bool previous) {
+  try {
+    layout.decoders[index](it, out);
+  } catch (PathError& e) {
+    e.prepend(previous ? layout.previous_names[index] : layout.names[index]);
+    throw;
+  }
+}
+
+/// Member `index` of `out` read again, whole, from one of its two names in the document
+/// `it` iterates (both are there, each once).
+void read_again(const bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t index, bool previous) {
+  layout.reset(index, out);
+  const std::string_view name = previous ? layout.previous_names[index] : layout.names[index];
+  bson_iter_t field;
+  if (!bson_iter_init_from_data(&field, it.raw, it.len) ||
+      !bson_iter_find_w_len(&field, name.data(), static_cast<int>(name.size()))) [[unlikely]]
+    throw DecodeError(std::string(name) + ": field not found again (an odm defect)");
+  decode_field(field, out, layout, index, previous);
+}
+
 [[noreturn]] void throw_twice(std::string_view name) {
   DecodeError error("field appears twice in the document");
   error.prepend(name);
@@ -133,13 +156,17 @@ std::size_t find_previous(const RecordLayout& layout, std::string_view key) noex
 void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t read, bool pending,
                       std::uint64_t* seen) {
   const std::size_t size = layout.size;
-  for (std::size_t i = 0; i < read; ++i) set_bit(seen, i);
   // With previous names (odm::renamed_from): which members' old names were read, and
   // which members' own names were (the caller's two further sets of bits).
   const bool renames = layout.previous_names != nullptr;
   const std::size_t words = (size + 63) / 64;
   std::uint64_t* previous_seen = renames ? seen + words : nullptr;
   std::uint64_t* seen_by_name = renames ? seen + 2 * words : nullptr;
+  // The members read in order were read under their own names.
+  for (std::size_t i = 0; i < read; ++i) {
+    set_bit(seen, i);
+    if (renames) set_bit(seen_by_name, i);
+  }
   std::size_t expected = read;
   if (pending) {
     do {
@@ -151,37 +178,36 @@ void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, st
       else
         index = find_field(layout, std::string_view(key, length));
       if (renames) {
+        // Both names present: the old one is the truth while odm writes it, else the new
+        // one. Each is read as the member's field when it comes (so a value of the wrong
+        // type is refused in either order), and the truth is read again, whole, if the
+        // other came second: nothing of one shows through where the other lacks it.
         if (index == size) {
           const std::size_t renamed = find_previous(layout, std::string_view(key, length));
           if (renamed < size) {
-            // While the old name is written, it is the truth when present (the older
-            // version writes only it); otherwise the new name is, and the old one is read
-            // only for a document without it.
             if (test_bit(previous_seen, renamed)) [[unlikely]]
               throw_twice(layout.previous_names[renamed]);
             set_bit(previous_seen, renamed);
-            if (layout.writes_previous[renamed] || !test_bit(seen, renamed)) {
-              // Read whole from the old name: nothing of the new name's value (read first)
-              // may show through where the old one lacks it.
-              if (test_bit(seen, renamed)) layout.reset(renamed, out);
+            if (test_bit(seen, renamed)) {  // the new name came first
+              layout.reset(renamed, out);
+              decode_field(it, out, layout, renamed, true);
+              if (!layout.writes_previous[renamed]) read_again(it, out, layout, renamed, false);
+            } else {
               set_bit(seen, renamed);
-              try {
-                layout.decoders[renamed](it, out);
-              } catch (PathError& e) {
-                e.prepend(layout.previous_names[renamed]);
-                throw;
-              }
+              decode_field(it, out, layout, renamed, true);
             }
             continue;
           }
-        } else if (test_bit(previous_seen, index)) {
-          // The new name after the old one: the old one's value stands while it is written.
+        } else {
           if (test_bit(seen_by_name, index)) [[unlikely]]
             throw_twice(layout.names[index]);
           set_bit(seen_by_name, index);
-          if (layout.writes_previous[index]) continue;
-          layout.decoders[index](it, out);
-          continue;
+          if (test_bit(previous_seen, index)) {  // the old name came first
+            layout.reset(index, out);
+            decode_field(it, out, layout, index, false);
+            if (layout.writes_previous[index]) read_again(it, out, layout, index, true);
+            continue;
+          }
         }
       }
       if (index == size) {

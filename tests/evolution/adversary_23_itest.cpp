@@ -654,7 +654,7 @@ TEST_F(Adversary23, ARenamedMemberOfAnOptionalEmbeddedStructIsFollowedLikeAPlain
   const Crate after = crates.get_by_id(1);
   const std::string updated = after.spare && after.spare->label ? *after.spare->label : "<none>";
   if (found != 1 || !whole.empty() || seeded != 1 || updated != "t")
-    ADD_FAILURE() << "fixed defect came back: odm::detail::written_previous_names (embeds_members) does not look inside a "
+    ADD_FAILURE() << "fixed defect came back: odm::detail::written_previous_names (embedded_struct) does not look inside a "
                     "std::optional embedded struct, so a renamed member of it is decoded under both names but "
                     "typed filters, whole-struct comparisons and upsert seeds ignore the old name. Observed: "
                     "count(spare.label == \"s\") = "

@@ -213,23 +213,28 @@ inline void decode_member(const bson_iter_t& it, T& out) {
   }
 }
 
-}  // namespace detail
+/// Member I of `out` back to the value it has in a fresh T (what from_bson starts from:
+/// its initializer, or value-initialized), before it is read again from another name.
+template <std::size_t I, class T>
+void reset_member_to_fresh(T& out) {
+  using M = std::remove_cvref_t<decltype(boost::pfr::get<I>(out))>;
+  if constexpr (std::is_move_assignable_v<M>) {
+    if constexpr (requires { T{}; }) {
+      T fresh{};
+      boost::pfr::get<I>(out) = std::move(boost::pfr::get<I>(fresh));
+    } else if constexpr (std::is_default_constructible_v<M>) {
+      boost::pfr::get<I>(out) = M{};
+    }
+  }
+}
 
-namespace detail {
-/// Member `index` of `out` back to a value-initialized one (before it is read again from
-/// another name).
+/// Member `index` of `out` back to its value in a fresh T (reset_member_to_fresh).
 template <reflectable T>
 void reset_member(std::size_t index, T& out) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (void)((index == I ? ([&] {
-      using M = std::remove_cvref_t<decltype(boost::pfr::get<I>(out))>;
-      if constexpr (std::is_default_constructible_v<M> && std::is_move_assignable_v<M>) boost::pfr::get<I>(out) = M{};
-    }(), true) : false) || ...);
+    (void)((index == I ? (reset_member_to_fresh<I>(out), true) : false) || ...);
   }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
 }
-}  // namespace detail
-
-namespace detail {
 
 /// What the field lookup of decode_members reads of a record, as data: a record's
 /// documents in any other order than odm writes them are read by one function,
@@ -386,7 +391,10 @@ struct variant_shape<T> {
     while (next(child)) {
       const char* key = bson_iter_key(&child);
       const std::size_t length = bson_iter_key_len(&child);
-      const std::size_t index = traits::find_field(std::string_view(key, length));
+      std::size_t index = traits::find_field(std::string_view(key, length));
+      // A renamed member's old name is its field too (odm::renamed_from).
+      if constexpr (traits::has_previous_names)
+        if (index == traits::size) index = traits::find_previous(std::string_view(key, length));
       if (index == traits::size) {
         if constexpr (is_strict<T>) {
           why = unknown_field_reason(key, length);

@@ -55,22 +55,20 @@ Document seed_previous_names(const bson_t* update, const bson_t* filter, const N
 /// onto only one of two arrays would let them differ.
 Document whole_renamed_members(const bson_t* update, const bson_t* current, const NamePair* pairs, std::size_t count);
 
-/// Whether a member of type V is stored as V's own sub-document (whose members' renames
-/// typed paths reach as `member.name`).
-template <class V>
-inline constexpr bool embeds_members = [] {
-  if constexpr (reflectable<V>)
-    return std::is_same_v<typename codec<V>::kind, kinds::document<V>>;
-  else
-    return false;
-}();
-
-/// The struct whose members a member of type V stores as its sub-document, seen through
-/// std::optional (`spare: {tag: "s"}` or absent or null); void for any other member.
-template <class V>
-struct embedded_struct {
-  using type = std::conditional_t<embeds_members<V>, V, void>;
+/// The struct whose members a member of type V stores as its sub-document (a struct,
+/// odm::Embedded<struct>: whose members' renames typed paths reach as `member.name`),
+/// seen through std::optional (`spare: {tag: "s"}` or absent or null); void for any other
+/// member.
+template <class Kind>
+struct document_record {
+  using type = void;
 };
+template <class Record>
+struct document_record<kinds::document<Record>> {
+  using type = Record;
+};
+template <class V>
+struct embedded_struct : document_record<typename codec<V>::kind> {};
 template <class V>
 struct embedded_struct<std::optional<V>> : embedded_struct<V> {};
 
