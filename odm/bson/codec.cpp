@@ -132,13 +132,13 @@ void decode_field(const bson_iter_t& it, void* out, const RecordLayout& layout, 
   }
 }
 
-/// Member `index` of `out` read again, whole, from one of its two names in the document
-/// `it` iterates (both are there, each once).
-void read_again(const bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t index, bool previous) {
-  layout.reset(index, out);
+/// Member `index` of `out` read from one of its two names in the document `data` (where
+/// the name is, once).
+void read_from_name(const std::uint8_t* data, std::uint32_t length, void* out, const RecordLayout& layout,
+                std::size_t index, bool previous) {
   const std::string_view name = previous ? layout.previous_names[index] : layout.names[index];
   bson_iter_t field;
-  if (!bson_iter_init_from_data(&field, it.raw, it.len) ||
+  if (!bson_iter_init_from_data(&field, data, length) ||
       !bson_iter_find_w_len(&field, name.data(), static_cast<int>(name.size()))) [[unlikely]]
     throw DecodeError(std::string(name) + ": field not found again (an odm defect)");
   decode_field(field, out, layout, index, previous);
@@ -156,17 +156,46 @@ void read_again(const bson_iter_t& it, void* out, const RecordLayout& layout, st
 void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t read, bool pending,
                       std::uint64_t* seen) {
   const std::size_t size = layout.size;
-  // With previous names (odm::renamed_from): which members' old names were read, and
-  // which members' own names were (the caller's two further sets of bits).
+  // With previous names (odm::renamed_from), for each member: whether its old name was
+  // met, whether its own name was, and whether the name that is the truth (the old one
+  // while odm writes it, else the new one) waits to be read at the end (the caller's three
+  // further sets of bits).
   const bool renames = layout.previous_names != nullptr;
   const std::size_t words = (size + 63) / 64;
   std::uint64_t* previous_seen = renames ? seen + words : nullptr;
   std::uint64_t* seen_by_name = renames ? seen + 2 * words : nullptr;
+  std::uint64_t* truth_waits = renames ? seen + 3 * words : nullptr;
   // The members read in order were read under their own names.
   for (std::size_t i = 0; i < read; ++i) {
     set_bit(seen, i);
     if (renames) set_bit(seen_by_name, i);
   }
+  // One of a renamed member's two names, met: each is read as the member's field (so a
+  // value of the wrong type is refused whatever the order), the truth last and whole, over
+  // a fresh member (nothing of the other shows through where it lacks a field). A truth
+  // met first waits for the end, so that each name is read once: a document nesting
+  // renamed members stays linear to read.
+  const auto meet = [&](std::size_t index, bool previous) {
+    const bool truth = previous == layout.writes_previous[index];
+    const bool other_met = test_bit(previous ? seen_by_name : previous_seen, index);
+    set_bit(seen, index);
+    if (!truth) {
+      if (other_met && !test_bit(truth_waits, index)) {
+        // The truth was read in order before this: read it again at the end.
+        layout.reset(index, out);
+        set_bit(truth_waits, index);
+      }
+      decode_field(it, out, layout, index, previous);
+    } else if (other_met) {
+      layout.reset(index, out);
+      decode_field(it, out, layout, index, previous);
+    } else {
+      set_bit(truth_waits, index);
+    }
+  };
+  // The document itself, to find a waiting truth again (`it` ends past it).
+  const std::uint8_t* const document = it.raw;
+  const std::uint32_t document_length = it.len;
   std::size_t expected = read;
   if (pending) {
     do {
@@ -178,34 +207,22 @@ void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, st
       else
         index = find_field(layout, std::string_view(key, length));
       if (renames) {
-        // Both names present: the old one is the truth while odm writes it, else the new
-        // one. Each is read as the member's field when it comes (so a value of the wrong
-        // type is refused in either order), and the truth is read again, whole, if the
-        // other came second: nothing of one shows through where the other lacks it.
         if (index == size) {
           const std::size_t renamed = find_previous(layout, std::string_view(key, length));
           if (renamed < size) {
             if (test_bit(previous_seen, renamed)) [[unlikely]]
               throw_twice(layout.previous_names[renamed]);
             set_bit(previous_seen, renamed);
-            if (test_bit(seen, renamed)) {  // the new name came first
-              layout.reset(renamed, out);
-              decode_field(it, out, layout, renamed, true);
-              if (!layout.writes_previous[renamed]) read_again(it, out, layout, renamed, false);
-            } else {
-              set_bit(seen, renamed);
-              decode_field(it, out, layout, renamed, true);
-            }
+            meet(renamed, true);
             continue;
           }
         } else {
           if (test_bit(seen_by_name, index)) [[unlikely]]
             throw_twice(layout.names[index]);
           set_bit(seen_by_name, index);
-          if (test_bit(previous_seen, index)) {  // the old name came first
-            layout.reset(index, out);
-            decode_field(it, out, layout, index, false);
-            if (layout.writes_previous[index]) read_again(it, out, layout, index, true);
+          if (!layout.previous_names[index].empty()) {
+            meet(index, false);
+            expected = index + 1;
             continue;
           }
         }
@@ -229,6 +246,12 @@ void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, st
       at_path(layout.names[index], [&] { layout.decoders[index](it, out); });
       expected = index + 1;
     } while (next(it));
+    for (std::size_t i = 0; renames && i < size; ++i) {
+      if (!test_bit(truth_waits, i)) continue;
+      const bool previous = layout.writes_previous[i];
+      if (test_bit(previous ? seen_by_name : previous_seen, i)) layout.reset(i, out);  // the other name was read
+      read_from_name(document, document_length, out, layout, i, previous);
+    }
   }
   for (std::size_t i = 0; i < size; ++i)
     if (!test_bit(seen, i) && !layout.optional_members[i])

@@ -24,10 +24,22 @@ bool starts_path(std::string_view path, std::string_view prefix) {
 const NamePair* renamed_root(std::string_view path, const NamePair* pairs, std::size_t count, std::string_view& rest) {
   for (std::size_t i = 0; i < count; ++i) {
     const std::string name = pairs[i].path(pairs[i].name);
-    if (starts_path(path, name)) {
-      rest = path.substr(name.size());
-      return &pairs[i];
+    if (!starts_path(path, name)) continue;
+    // A member renamed inside a member renamed itself has four stored paths (v1's
+    // `house.road` is read as `home.street`): one rewrite per path cannot address them.
+    for (std::size_t j = 0; j < count; ++j) {
+      if (j == i || pairs[j].parent != pairs[i].name || !pairs[i].parent.empty()) continue;
+      const std::string inner = pairs[j].path(pairs[j].name);
+      if (starts_path(path, inner))
+        throw UsageError("odm: the path \"" + std::string(path) + "\" reaches `" + inner +
+                         "`, a member renamed (odm::renamed_from \"" + std::string(pairs[j].previous) +
+                         "\") inside `" + name + "`, itself renamed (from \"" + std::string(pairs[i].previous) +
+                         "\"): typed filters and updates address one renamed member per path, and a document may "
+                         "hold this value under four paths. Run the contract Migration of one of the two renames "
+                         "(odm::rename_field) first, or address the outer member whole");
     }
+    rest = path.substr(name.size());
+    return &pairs[i];
   }
   return nullptr;
 }

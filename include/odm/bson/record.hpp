@@ -263,7 +263,7 @@ struct RecordLayout {
 /// Reads the fields of `it` not read in order into `out`, and refuses a document without
 /// a required member. On entry, members [0, read) are read, and `it` is on a field not
 /// processed yet when `pending`, else at the document's end. `seen` holds, all clear, a
-/// set of bits per member, (size + 63) / 64 words, and with previous names two more.
+/// set of bits per member, (size + 63) / 64 words, and with previous names three more.
 void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t read, bool pending,
                       std::uint64_t* seen);
 
@@ -338,7 +338,7 @@ void decode_members(bson_iter_t& it, T& out) {
   if (state == in_order && !detail::next(it)) return;
   if (state == ended && expected == size) return;
   // Any other order, unknown fields, fields after the last member, missing fields.
-  std::array<std::uint64_t, (traits::has_previous_names ? 3 : 1) * ((size + 63) / 64)> seen{};
+  std::array<std::uint64_t, (traits::has_previous_names ? 4 : 1) * ((size + 63) / 64)> seen{};
   detail::decode_unordered(it, &out, detail::record_layout<T, Root>::value, expected, state != ended, seen.data());
 }
 
@@ -393,8 +393,13 @@ struct variant_shape<T> {
       const std::size_t length = bson_iter_key_len(&child);
       std::size_t index = traits::find_field(std::string_view(key, length));
       // A renamed member's old name is its field too (odm::renamed_from).
-      if constexpr (traits::has_previous_names)
-        if (index == traits::size) index = traits::find_previous(std::string_view(key, length));
+      bool previous = false;
+      if constexpr (traits::has_previous_names) {
+        if (index == traits::size) {
+          index = traits::find_previous(std::string_view(key, length));
+          previous = index < traits::size;
+        }
+      }
       if (index == traits::size) {
         if constexpr (is_strict<T>) {
           why = unknown_field_reason(key, length);
@@ -403,7 +408,8 @@ struct variant_shape<T> {
         continue;
       }
       if ((member_types[index] & type_bit(bson_iter_type(&child))) == 0) {
-        why = field_type_reason(traits::names[index], member_types[index], bson_iter_type(&child));
+        why = field_type_reason(previous ? traits::previous_names[index] : traits::names[index], member_types[index],
+                                bson_iter_type(&child));
         return false;
       }
       seen.set(index);
