@@ -104,6 +104,7 @@ namespace {
 
 bool test_bit(const std::uint64_t* bits, std::size_t i) noexcept { return ((bits[i / 64] >> (i % 64)) & 1U) != 0; }
 void set_bit(std::uint64_t* bits, std::size_t i) noexcept { bits[i / 64] |= std::uint64_t{1} << (i % 64); }
+void clear_bit(std::uint64_t* bits, std::size_t i) noexcept { bits[i / 64] &= ~(std::uint64_t{1} << (i % 64)); }
 
 /// The member stored under `key`, or `size` (the odm::Extra member is never found).
 std::size_t find_field(const RecordLayout& layout, std::string_view key) noexcept {
@@ -130,18 +131,6 @@ void decode_field(const bson_iter_t& it, void* out, const RecordLayout& layout, 
     e.prepend(previous ? layout.previous_names[index] : layout.names[index]);
     throw;
   }
-}
-
-/// Member `index` of `out` read from one of its two names in the document `data` (where
-/// the name is, once).
-void read_from_name(const std::uint8_t* data, std::uint32_t length, void* out, const RecordLayout& layout,
-                std::size_t index, bool previous) {
-  const std::string_view name = previous ? layout.previous_names[index] : layout.names[index];
-  bson_iter_t field;
-  if (!bson_iter_init_from_data(&field, data, length) ||
-      !bson_iter_find_w_len(&field, name.data(), static_cast<int>(name.size()))) [[unlikely]]
-    throw DecodeError(std::string(name) + ": field not found again (an odm defect)");
-  decode_field(field, out, layout, index, previous);
 }
 
 [[noreturn]] void throw_twice(std::string_view name) {
@@ -193,65 +182,80 @@ void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, st
       set_bit(truth_waits, index);
     }
   };
-  // The document itself, to find a waiting truth again (`it` ends past it).
-  const std::uint8_t* const document = it.raw;
+  // The waiting truths, read in the document's order (so that the first problem in it is
+  // the one reported): at its end, or when a field after them does not fit.
+  const std::uint8_t* const document = it.raw;  // `it` ends past it
   const std::uint32_t document_length = it.len;
+  const auto read_waiting_truths = [&] {
+    bson_iter_t field;
+    if (!bson_iter_init_from_data(&field, document, document_length)) return;
+    while (bson_iter_next(&field)) {
+      const std::string_view key(bson_iter_key(&field), bson_iter_key_len(&field));
+      std::size_t index = find_field(layout, key);
+      const bool previous = index == size;
+      if (previous) index = find_previous(layout, key);
+      if (index == size || !test_bit(truth_waits, index) || previous != layout.writes_previous[index]) continue;
+      clear_bit(truth_waits, index);
+      if (test_bit(previous ? seen_by_name : previous_seen, index)) layout.reset(index, out);  // the other was read
+      decode_field(field, out, layout, index, previous);
+    }
+  };
   std::size_t expected = read;
   if (pending) {
-    do {
-      const char* key = bson_iter_key(&it);
-      const std::size_t length = bson_iter_key_len(&it);
-      std::size_t index;
-      if (expected < size && expected != layout.extra_index && key_equals(layout.names[expected], key, length))
-        index = expected;
-      else
-        index = find_field(layout, std::string_view(key, length));
-      if (renames) {
-        if (index == size) {
-          const std::size_t renamed = find_previous(layout, std::string_view(key, length));
-          if (renamed < size) {
-            if (test_bit(previous_seen, renamed)) [[unlikely]]
-              throw_twice(layout.previous_names[renamed]);
-            set_bit(previous_seen, renamed);
-            meet(renamed, true);
-            continue;
-          }
-        } else {
-          if (test_bit(seen_by_name, index)) [[unlikely]]
-            throw_twice(layout.names[index]);
-          set_bit(seen_by_name, index);
-          if (!layout.previous_names[index].empty()) {
-            meet(index, false);
-            expected = index + 1;
-            continue;
+    try {
+      do {
+        const char* key = bson_iter_key(&it);
+        const std::size_t length = bson_iter_key_len(&it);
+        std::size_t index;
+        if (expected < size && expected != layout.extra_index && key_equals(layout.names[expected], key, length))
+          index = expected;
+        else
+          index = find_field(layout, std::string_view(key, length));
+        if (renames) {
+          if (index == size) {
+            const std::size_t renamed = find_previous(layout, std::string_view(key, length));
+            if (renamed < size) {
+              if (test_bit(previous_seen, renamed)) [[unlikely]]
+                throw_twice(layout.previous_names[renamed]);
+              set_bit(previous_seen, renamed);
+              meet(renamed, true);
+              continue;
+            }
+          } else {
+            if (test_bit(seen_by_name, index)) [[unlikely]]
+              throw_twice(layout.names[index]);
+            set_bit(seen_by_name, index);
+            if (!layout.previous_names[index].empty()) {
+              meet(index, false);
+              expected = index + 1;
+              continue;
+            }
           }
         }
-      }
-      if (index == size) {
-        // A versioned model's version field is read by from_bson, not by a member: not an
-        // unknown field (a strict model takes it, an Extra does not keep it).
-        if (layout.skips_version_field && key_equals(schema_version_field, key, length)) continue;
-        if (!is_valid_utf8(key, length)) [[unlikely]]
-          throw DecodeError("a field name is not valid UTF-8");
-        if (layout.strict)
-          at_path(std::string_view(key, length), [] { throw DecodeError("unknown field (the model is strict)"); });
-        // Not read, but still checked: a corrupt document is refused, never half-trusted.
-        at_path(std::string_view(key, length), [&] { check_unread(it); });
-        if (layout.keep != nullptr) layout.keep(it, out);
-        continue;
-      }
-      if (test_bit(seen, index)) [[unlikely]]
-        throw_twice(layout.names[index]);
-      set_bit(seen, index);
-      at_path(layout.names[index], [&] { layout.decoders[index](it, out); });
-      expected = index + 1;
-    } while (next(it));
-    for (std::size_t i = 0; renames && i < size; ++i) {
-      if (!test_bit(truth_waits, i)) continue;
-      const bool previous = layout.writes_previous[i];
-      if (test_bit(previous ? seen_by_name : previous_seen, i)) layout.reset(i, out);  // the other name was read
-      read_from_name(document, document_length, out, layout, i, previous);
+        if (index == size) {
+          // A versioned model's version field is read by from_bson, not by a member: not an
+          // unknown field (a strict model takes it, an Extra does not keep it).
+          if (layout.skips_version_field && key_equals(schema_version_field, key, length)) continue;
+          if (!is_valid_utf8(key, length)) [[unlikely]]
+            throw DecodeError("a field name is not valid UTF-8");
+          if (layout.strict)
+            at_path(std::string_view(key, length), [] { throw DecodeError("unknown field (the model is strict)"); });
+          // Not read, but still checked: a corrupt document is refused, never half-trusted.
+          at_path(std::string_view(key, length), [&] { check_unread(it); });
+          if (layout.keep != nullptr) layout.keep(it, out);
+          continue;
+        }
+        if (test_bit(seen, index)) [[unlikely]]
+          throw_twice(layout.names[index]);
+        set_bit(seen, index);
+        at_path(layout.names[index], [&] { layout.decoders[index](it, out); });
+        expected = index + 1;
+      } while (next(it));
+    } catch (const PathError&) {
+      if (renames) read_waiting_truths();  // one of them, earlier in the document, is the first problem
+      throw;
     }
+    if (renames) read_waiting_truths();
   }
   for (std::size_t i = 0; i < size; ++i)
     if (!test_bit(seen, i) && !layout.optional_members[i])
