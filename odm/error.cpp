@@ -26,6 +26,10 @@ void throw_past_the_end(const char* call, std::size_t position, std::size_t size
 
 PathError::PathError(std::string reason) : Error(reason), reason_(std::move(reason)), message_(reason_) {}
 PathError::~PathError() = default;
+PathError::PathError(const PathError&) = default;
+PathError::PathError(PathError&&) noexcept = default;
+PathError& PathError::operator=(const PathError&) = default;
+PathError& PathError::operator=(PathError&&) noexcept = default;
 
 std::string PathError::path() const {
   std::string out;

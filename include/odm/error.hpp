@@ -38,10 +38,10 @@ using error = Error;
 class PathError : public Error {
  public:
   explicit PathError(std::string reason);
-  PathError(const PathError&) = default;
-  PathError(PathError&&) noexcept = default;
-  PathError& operator=(const PathError&) = default;
-  PathError& operator=(PathError&&) noexcept = default;
+  PathError(const PathError&);
+  PathError(PathError&&) noexcept;
+  PathError& operator=(const PathError&);
+  PathError& operator=(PathError&&) noexcept;
   ~PathError() override;
 
   /// The dotted path of the offending value ("" for the document itself), in full.

@@ -126,7 +126,7 @@ std::size_t find_previous(const RecordLayout& layout, std::string_view key) noex
 /// name or its own (which an error's path names).
 void decode_field(const bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t index, bool previous) {
   try {
-    layout.decoders[index](it, out);
+    layout.decoders[index](it, layout.member(out, index));
   } catch (PathError& e) {
     e.prepend(previous ? layout.previous_names[index] : layout.names[index]);
     throw;
@@ -248,7 +248,7 @@ void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, st
         if (test_bit(seen, index)) [[unlikely]]
           throw_twice(layout.names[index]);
         set_bit(seen, index);
-        at_path(layout.names[index], [&] { layout.decoders[index](it, out); });
+        at_path(layout.names[index], [&] { layout.decoders[index](it, layout.member(out, index)); });
         expected = index + 1;
       } while (next(it));
     } catch (const PathError&) {

@@ -1,6 +1,7 @@
 // The client pool, command monitoring, sessions, and database-level commands.
 
 #include "state.hpp"
+#include "special_members.hpp"
 
 #include <odm/driver/client.hpp>
 #include <odm/driver/errors.hpp>
@@ -445,3 +446,20 @@ std::chrono::microseconds transaction_backoff(int attempt) {
 void pause_for(std::chrono::microseconds duration) { std::this_thread::sleep_for(duration); }
 
 }  // namespace odm::detail
+
+namespace odm {
+ODM_DEFINE_SPECIAL_MEMBERS(Database);
+
+Database& Database::read_preference(ReadPreference preference) {
+  concerns_.read_preference = std::move(preference);
+  return *this;
+}
+Database& Database::read_concern(ReadConcern concern) {
+  concerns_.read_concern = concern;
+  return *this;
+}
+Database& Database::write_concern(WriteConcern concern) {
+  concerns_.write_concern = std::move(concern);
+  return *this;
+}
+}  // namespace odm

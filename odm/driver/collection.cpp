@@ -1,6 +1,7 @@
 // CollectionCore and CursorCore: every collection-level libmongoc call.
 
 #include "state.hpp"
+#include "special_members.hpp"
 
 #include <odm/bson/containers.hpp>
 #include <odm/driver/collection.hpp>
@@ -281,6 +282,12 @@ CursorCore make_cursor(const char* operation, const std::shared_ptr<const Collec
 }  // namespace
 
 // ---- collection ------------------------------------------------------------------
+
+ODM_DEFINE_SPECIAL_MEMBERS(CollectionCore);
+BulkOperation::BulkOperation(Kind kind, Document first, Document second, Document options)
+    : kind(kind), first(std::move(first)), second(std::move(second)), options(std::move(options)) {}
+ODM_DEFINE_SPECIAL_MEMBERS(BulkOperation);
+ODM_DEFINE_SPECIAL_MEMBERS(BulkOutcome);
 
 CollectionCore::CollectionCore(std::shared_ptr<ClientState> client, std::string database, std::string name,
                                Concerns concerns)
@@ -774,3 +781,8 @@ void CollectionCore::drop(SessionState* session) const {
 }
 
 }  // namespace odm::detail
+
+namespace odm {
+SkippedDocument::SkippedDocument(Document id, DecodeError error) : id(std::move(id)), error(std::move(error)) {}
+ODM_DEFINE_SPECIAL_MEMBERS(SkippedDocument);
+}  // namespace odm

@@ -1,6 +1,7 @@
 // The checks of read preferences, write concerns and collations (odm/driver/concerns.hpp),
 // compiled once here instead of in every file that names an option.
 #include <odm/driver/concerns.hpp>
+#include "special_members.hpp"
 
 #include <odm/bson/utf8.hpp>
 
@@ -10,6 +11,13 @@ namespace detail {
 void check_option_text(std::string_view text, std::string_view what) {
   if (!is_valid_utf8(text.data(), text.size())) throw ConfigurationError(std::string(what) + " is not valid UTF-8");
 }
+
+Concerns::Concerns(std::optional<ReadPreference> read_preference, std::optional<ReadConcern> read_concern,
+                   std::optional<WriteConcern> write_concern)
+    : read_preference(std::move(read_preference)),
+      read_concern(read_concern),
+      write_concern(std::move(write_concern)) {}
+ODM_DEFINE_SPECIAL_MEMBERS(Concerns);
 
 Concerns Concerns::over(const Concerns& below) const {
   return Concerns{read_preference ? read_preference : below.read_preference,

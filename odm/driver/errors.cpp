@@ -141,6 +141,7 @@ void throw_decode_after_write(const DecodeError& error, std::string operation, D
 }
 
 }  // namespace detail
+
 ConfigurationError::~ConfigurationError() = default;
 ReplyError::~ReplyError() = default;
 ConnectionError::~ConnectionError() = default;
@@ -152,5 +153,39 @@ ServerError::~ServerError() = default;
 WriteError::~WriteError() = default;
 DuplicateKeyError::~DuplicateKeyError() = default;
 DecodeAfterWriteError::~DecodeAfterWriteError() = default;
+
+// Their copies and moves too: each throw and rethrow site would otherwise compile them.
+ReplyError::ReplyError(const ReplyError&) = default;
+ReplyError::ReplyError(ReplyError&&) noexcept = default;
+ReplyError& ReplyError::operator=(const ReplyError&) = default;
+ReplyError& ReplyError::operator=(ReplyError&&) noexcept = default;
+ConnectionError::ConnectionError(const ConnectionError&) = default;
+ConnectionError::ConnectionError(ConnectionError&&) noexcept = default;
+ConnectionError& ConnectionError::operator=(const ConnectionError&) = default;
+ConnectionError& ConnectionError::operator=(ConnectionError&&) noexcept = default;
+ProtocolError::ProtocolError(const ProtocolError&) = default;
+ProtocolError::ProtocolError(ProtocolError&&) noexcept = default;
+ProtocolError& ProtocolError::operator=(const ProtocolError&) = default;
+ProtocolError& ProtocolError::operator=(ProtocolError&&) noexcept = default;
+PoolExhausted::PoolExhausted(const PoolExhausted&) = default;
+PoolExhausted::PoolExhausted(PoolExhausted&&) noexcept = default;
+PoolExhausted& PoolExhausted::operator=(const PoolExhausted&) = default;
+PoolExhausted& PoolExhausted::operator=(PoolExhausted&&) noexcept = default;
+DriverError::DriverError(const DriverError&) = default;
+DriverError::DriverError(DriverError&&) noexcept = default;
+DriverError& DriverError::operator=(const DriverError&) = default;
+DriverError& DriverError::operator=(DriverError&&) noexcept = default;
+ServerError::ServerError(const ServerError&) = default;
+ServerError::ServerError(ServerError&&) noexcept = default;
+ServerError& ServerError::operator=(const ServerError&) = default;
+ServerError& ServerError::operator=(ServerError&&) noexcept = default;
+DuplicateKeyError::DuplicateKeyError(const DuplicateKeyError&) = default;
+DuplicateKeyError::DuplicateKeyError(DuplicateKeyError&&) noexcept = default;
+DuplicateKeyError& DuplicateKeyError::operator=(const DuplicateKeyError&) = default;
+DuplicateKeyError& DuplicateKeyError::operator=(DuplicateKeyError&&) noexcept = default;
+DecodeAfterWriteError::DecodeAfterWriteError(const DecodeAfterWriteError&) = default;
+DecodeAfterWriteError::DecodeAfterWriteError(DecodeAfterWriteError&&) noexcept = default;
+DecodeAfterWriteError& DecodeAfterWriteError::operator=(const DecodeAfterWriteError&) = default;
+DecodeAfterWriteError& DecodeAfterWriteError::operator=(DecodeAfterWriteError&&) noexcept = default;
 
 }  // namespace odm

@@ -1,5 +1,6 @@
 // ClientOptions' setters (odm/driver/options.hpp), compiled once here.
 #include <odm/driver/options.hpp>
+#include "special_members.hpp"
 
 #include <limits>
 
@@ -65,6 +66,8 @@ FindAndModifySpec& FindAndModifySpec::operator=(FindAndModifySpec&&) noexcept = 
 FindAndModifySpec::~FindAndModifySpec() = default;
 
 }  // namespace detail
+
+ODM_DEFINE_SPECIAL_MEMBERS(ClientOptions);
 
 ClientOptions& ClientOptions::server_selection_timeout(std::chrono::milliseconds timeout) {
   server_selection_timeout_ = timeout;

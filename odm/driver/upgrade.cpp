@@ -55,7 +55,8 @@ void check_nameable(std::string_view key) {
 }
 
 // `{$type: alias, <op>: current}` under schema_version, as one element of `out`'s array.
-void append_version_clause(bson_t* array, std::string_view index, const char* type, const char* op, std::int32_t current) {
+void append_version_clause(bson_t* array, std::string_view index, const char* type, const char* op,
+                           std::int32_t current) {
   ChildWriter clause(array, index);
   {
     ChildWriter version(clause.get(), schema_version_field);
@@ -315,9 +316,13 @@ Document older_versions_within(const bson_t* filter, std::int32_t current) {
 // Not old: an int32 or int64 version, current or newer (what the model reads as such).
 // Everything else is selected, including what it cannot read (2.0, "2", -1), so that the
 // run reports it.
-Document old_version_filter(std::int32_t current) { return version_clauses("$nor", "$gte", current, readable_version_types); }
+Document old_version_filter(std::int32_t current) {
+  return version_clauses("$nor", "$gte", current, readable_version_types);
+}
 
-Document newer_version_filter(std::int32_t current) { return version_clauses("$or", "$gt", current, readable_version_types); }
+Document newer_version_filter(std::int32_t current) {
+  return version_clauses("$or", "$gt", current, readable_version_types);
+}
 
 namespace {
 Document and_of(const bson_t* filter, const bson_t* condition) {

@@ -56,6 +56,53 @@ std::size_t bracket_of(bson_type_t type) {
 
 }  // namespace
 
+/// The checkpoints are raw documents; the model only names the collection's handle.
+struct MigrationCheckpoint {
+  std::string id;
+};
+
+struct MigrationCheckpoints::Handle {
+  Collection<MigrationCheckpoint> collection;
+};
+
+namespace {
+
+Filter<MigrationCheckpoint> checkpoint_of(const std::string& key) {
+  Document filter;
+  check_append(bson_append_utf8(filter.get_mutable(), "_id", 3, key.data(), static_cast<int>(key.size())));
+  return Filter<MigrationCheckpoint>::raw(std::move(filter));
+}
+
+}  // namespace
+
+MigrationCheckpoints::MigrationCheckpoints(const Database& db, std::string name)
+    : handle_(std::make_shared<Handle>(Handle{db.collection<MigrationCheckpoint>(std::move(name))})) {}
+
+std::optional<Document> MigrationCheckpoints::last_id(const std::string& key) const {
+  const std::optional<Document> saved = handle_->collection.find_one<Document>(checkpoint_of(key));
+  bson_iter_t it;
+  if (!saved || !bson_iter_init_find(&it, saved->get(), "last_id")) return std::nullopt;
+  Document id;
+  check_append(bson_append_iter(id.get_mutable(), "_id", 3, &it));
+  return id;
+}
+
+void MigrationCheckpoints::save(const std::string& key, const Document& last_id, std::int64_t done) {
+  Document update;
+  {
+    ChildWriter set(update.get_mutable(), "$set");
+    bson_iter_t id;
+    bson_iter_init_find(&id, last_id.get(), "_id");
+    check_append(bson_append_iter(set.get(), "last_id", 7, &id));
+    check_append(bson_append_int64(set.get(), "done_in_last_run", 16, done));
+    set.close();
+  }
+  handle_->collection.update_one(checkpoint_of(key), Update<MigrationCheckpoint>::raw(std::move(update)),
+                                 UpdateOptions<MigrationCheckpoint>().upsert());
+}
+
+void MigrationCheckpoints::remove(const std::string& key) { handle_->collection.delete_one(checkpoint_of(key)); }
+
 void append_after(bson_t* filter, const bson_t* last) {
   bson_iter_t id;
   if (!bson_iter_init_find(&id, last, "_id")) throw UsageError("odm::Migration: a position without _id");

@@ -29,4 +29,18 @@ void throw_no_id(const ReferenceId& id) {
                        " was not resolved; resolve it with a join (e.g. .with(&Model::field)) before reading its target");
 }
 
+void encode_reference_id(bson_t* parent, std::string_view key, const ReferenceId& id) {
+  std::visit(
+      [&](const auto& value) {
+        using V = std::remove_cvref_t<decltype(value)>;
+        if constexpr (std::same_as<V, std::monostate>)
+          check_append(bson_append_null(parent, key.data(), key_length(key)));
+        else if constexpr (std::same_as<V, EncodedId>)
+          value.append_to(parent, key);
+        else
+          codec<V>::encode(parent, key, value);
+      },
+      id);
+}
+
 }  // namespace odm::detail

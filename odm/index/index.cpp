@@ -1,4 +1,5 @@
 #include <odm/index/sync.hpp>
+#include "special_members.hpp"
 
 #include <odm/bson/writer.hpp>
 #include <odm/driver/errors.hpp>
@@ -178,6 +179,9 @@ void add_unless_covered(std::vector<IndexModel>& plan, IndexModel index) {
 }
 
 }  // namespace detail
+
+ODM_DEFINE_SPECIAL_MEMBERS(IndexModel);
+ODM_DEFINE_SPECIAL_MEMBERS(IndexSyncReport);
 
 Document IndexModel::specification() const {
   Document spec;

@@ -1,4 +1,5 @@
 #include <odm/join/join.hpp>
+#include "special_members.hpp"
 #include <odm/join/counts.hpp>
 #include <odm/join/subset.hpp>
 #include <odm/join/tree.hpp>
@@ -9,8 +10,13 @@
 #include <random>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace odm::detail {
+
+std::uint64_t hash_id(const ReferenceId& id) noexcept {
+  return std::visit([](const auto& typed) { return hash_id(typed); }, id);
+}
 
 void SkipReport::require_client_side(const JoinOptions& options, std::string_view who) {
   if (options.side == JoinSide::server)
@@ -201,9 +207,13 @@ std::int64_t group_count(const bson_t* row, std::string_view source) {
 
 namespace odm::detail::trees {
 
-IdSet::IdSet(ReferenceId first) { ids_.insert(std::move(first)); }
+struct IdSet::Ids {
+  std::unordered_set<ReferenceId, ReferenceIdHash> set;
+};
+
+IdSet::IdSet(ReferenceId first) : ids_(std::make_unique<Ids>()) { ids_->set.insert(std::move(first)); }
 IdSet::~IdSet() = default;
-bool IdSet::insert(const ReferenceId& id) { return ids_.insert(id).second; }
+bool IdSet::insert(const ReferenceId& id) { return ids_->set.insert(id).second; }
 
 std::vector<std::size_t> positions_in(const std::vector<ReferenceId>& wanted, const std::vector<ReferenceId>& found) {
   std::unordered_map<ReferenceId, std::size_t, ReferenceIdHash> at;
@@ -216,3 +226,7 @@ std::vector<std::size_t> positions_in(const std::vector<ReferenceId>& wanted, co
 }
 
 }  // namespace odm::detail::trees
+
+namespace odm {
+ODM_DEFINE_SPECIAL_MEMBERS(JoinStep);
+}  // namespace odm

@@ -27,8 +27,8 @@ const NamePair* renamed_root(std::string_view path, const NamePair* pairs, std::
     if (!starts_path(path, name)) continue;
     // A member renamed inside a member renamed itself has four stored paths (v1's
     // `house.road` is read as `home.street`): one rewrite per path cannot address them.
-    for (std::size_t j = 0; j < count; ++j) {
-      if (j == i || pairs[j].parent != pairs[i].name || !pairs[i].parent.empty()) continue;
+    for (std::size_t j = 0; j < count && pairs[i].parent.empty(); ++j) {
+      if (j == i || pairs[j].parent != pairs[i].name) continue;
       const std::string inner = pairs[j].path(pairs[j].name);
       if (starts_path(path, inner))
         throw UsageError("odm: the path \"" + std::string(path) + "\" reaches `" + inner +

@@ -2,6 +2,7 @@
 // rules for combining them live. Compiled once here instead of in every file that
 // builds queries.
 #include <odm/bson/writer.hpp>
+#include "special_members.hpp"
 #include <odm/query/filter.hpp>
 #include <odm/query/update.hpp>
 #include <odm/query/value.hpp>
@@ -426,6 +427,23 @@ UpdateExpr pull_where(std::string path, FilterExpr on_element) {
   expr.entries.push_back(UpdateEntry{"$pull", std::move(path), Document(), std::move(on_element), std::nullopt});
   return expr;
 }
+
+UpdateEntry::UpdateEntry(std::string op, std::string path, Document value, FilterExpr condition,
+                         std::optional<EachModifiers> each)
+    : op(std::move(op)),
+      path(std::move(path)),
+      value(std::move(value)),
+      condition(std::move(condition)),
+      each(std::move(each)) {}
+ODM_DEFINE_SPECIAL_MEMBERS(UpdateEntry);
+
+UpdateExpr::UpdateExpr(std::vector<UpdateEntry> entries, std::optional<Document> opaque)
+    : entries(std::move(entries)), opaque(std::move(opaque)) {}
+ODM_DEFINE_SPECIAL_MEMBERS(UpdateExpr);
+
+SortExpr::SortExpr(std::vector<std::pair<std::string, Direction>> keys, std::optional<Document> opaque)
+    : keys(std::move(keys)), opaque(std::move(opaque)) {}
+ODM_DEFINE_SPECIAL_MEMBERS(SortExpr);
 
 UpdateExpr UpdateExpr::raw(Document document) {
   UpdateExpr expr;

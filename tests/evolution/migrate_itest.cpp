@@ -121,9 +121,11 @@ class Migrate : public odm_test::DriverTest {
   std::int64_t at_version(int version) {
     return counters().count(odm::Filter<Counter>::raw(json(R"({"schema_version": )" + std::to_string(version) + "}")));
   }
-  std::int64_t checkpoints() {
-    return db().collection<odm::detail::MigrationCheckpoint>("odm_migrations").count();
-  }
+  /// The documents of the checkpoint collection, read through a model of the test's own.
+  struct Checkpoint {
+    std::string id;
+  };
+  std::int64_t checkpoints() { return db().collection<Checkpoint>("odm_migrations").count(); }
 };
 
 TEST_F(Migrate, ReadingUpgradesLazilyAndSavingWritesTheNewVersion) {

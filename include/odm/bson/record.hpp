@@ -62,23 +62,19 @@ consteval auto sorted_names() {
 }
 
 /// Members decoded inline where the decoder reaches them: numbers, whose decoding is a few
-/// instructions. Every other member's codec is compiled once, in decode_member_value, which
-/// both the in-order path and the lookup table call: a model's decoder is then one copy of
-/// each member's codec, shared by its decoding as a document and as an embedded one.
+/// instructions. Every other member's codec is compiled once per member *type*, in
+/// decode_value, which the in-order path and the lookup table of every record call: a
+/// std::string member is decoded by one function whichever struct holds it.
 template <class M>
 inline constexpr bool decodes_inline = std::is_arithmetic_v<M>;
 
-/// Decodes member I of `*out`, a T (no path added). `out` is untyped so that the table of
-/// a record's decoders (record_traits::decoders) is the same type for every record, and the
-/// field lookup that reads it (decode_unordered) is compiled once, in odm/bson/codec.cpp.
-template <class T, std::size_t I>
-[[gnu::noinline]] void decode_member_value(const bson_iter_t& it, void* out) {
-  using M = boost::pfr::tuple_element_t<I, T>;
-  // An unmapped member gets odm's message (check_member_is_mappable), not a
-  // "no member named decode" from deep inside the codec.
-  check_member_is_mappable<T, M>();
-  if constexpr (mappable<M> && !unknown_field_keeper<M>)
-    codec<M>::decode(it, boost::pfr::get<I>(*static_cast<T*>(out)));
+/// Decodes the field `it` is on into `*member`, an M (no path added). `member` is untyped so
+/// that the table of a record's decoders (record_traits::decoders) is the same type for
+/// every record, and the field lookup that reads it (decode_unordered) is compiled once, in
+/// odm/bson/codec.cpp.
+template <class M>
+[[gnu::noinline]] void decode_value(const bson_iter_t& it, void* member) {
+  codec<M>::decode(it, *static_cast<M*>(member));
 }
 
 template <class T, bool Root>
@@ -99,9 +95,19 @@ struct record_traits {
   template <std::size_t I>
   using member_type = typename member<T, I>::type;
 
+  /// Each member's decode_value (nullptr for the odm::Extra member, which is not a field,
+  /// and for a member odm cannot store, which check_member_is_mappable reports).
   using decode_function = void (*)(const bson_iter_t&, void*);
+  template <std::size_t I>
+  static constexpr decode_function decoder() {
+    using M = member_type<I>;
+    if constexpr (mappable<M> && !unknown_field_keeper<M>)
+      return &decode_value<M>;
+    else
+      return nullptr;
+  }
   static constexpr auto decoders = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<decode_function, size>{&decode_member_value<T, I>...};
+    return std::array<decode_function, size>{decoder<I>()...};
   }(std::make_index_sequence<size>{});
 
   /// Which members a document may lack (they keep their initial value).
@@ -208,7 +214,7 @@ inline void decode_member(const bson_iter_t& it, T& out) {
       if constexpr (decodes_inline<M>)
         codec<M>::decode(it, boost::pfr::get<I>(out));
       else
-        decode_member_value<T, I>(it, &out);
+        decode_value<M>(it, &boost::pfr::get<I>(out));
     });
   }
 }
@@ -250,7 +256,10 @@ struct RecordLayout {
   /// nullptr when no member has a previous name; else one per member, "" for none.
   const std::string_view* previous_names;
   const bool* writes_previous;
+  /// Member `index`'s decode_value, given the member's address (from `member`).
   void (*const* decoders)(const bson_iter_t&, void*);
+  /// The address of member `index` of a record.
+  void* (*member)(void*, std::size_t);
   bool strict;
   /// A versioned model's document: its version field is not an unknown field.
   bool skips_version_field;
@@ -275,6 +284,13 @@ struct record_layout {
     codec<Keeper>::keep(it, boost::pfr::get<traits::extra_index>(*static_cast<T*>(out)));
   }
   static void reset(std::size_t index, void* out) { reset_member<T>(index, *static_cast<T*>(out)); }
+  static void* member(void* out, std::size_t index) {
+    void* found = nullptr;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (void)((index == I ? (found = &boost::pfr::get<I>(*static_cast<T*>(out)), true) : false) || ...);
+    }(std::make_index_sequence<traits::size>{});
+    return found;
+  }
   static constexpr auto keep_function() {
     void (*function)(const bson_iter_t&, void*) = nullptr;
     if constexpr (traits::extra_index < traits::size) function = &keep;
@@ -294,6 +310,7 @@ struct record_layout {
       traits::has_previous_names ? traits::previous_names.data() : nullptr,
       traits::writes_previous.data(),
       traits::decoders.data(),
+      &member,
       is_strict<T>,
       Root && has_schema_versions<T>,
       keep_function(),

@@ -66,6 +66,13 @@ void assume_max_wire_version(const Database& db, std::int32_t version);
 /// A database of a client. Cheap to copy.
 class Database {
  public:
+  // Copied, moved and destroyed in the library (odm/driver/client.cpp): compiled once, not in every file.
+  Database(const Database&);
+  Database(Database&&) noexcept;
+  Database& operator=(const Database&);
+  Database& operator=(Database&&) noexcept;
+  ~Database();
+
   const std::string& name() const noexcept { return name_; }
 
   /// The collection of model T, named by its metadata (or its type name).
@@ -81,18 +88,9 @@ class Database {
 
   /// This handle's read preference, read concern and write concern, over the client's;
   /// the collections it makes afterwards inherit them.
-  Database& read_preference(ReadPreference preference) {
-    concerns_.read_preference = std::move(preference);
-    return *this;
-  }
-  Database& read_concern(ReadConcern concern) {
-    concerns_.read_concern = concern;
-    return *this;
-  }
-  Database& write_concern(WriteConcern concern) {
-    concerns_.write_concern = std::move(concern);
-    return *this;
-  }
+  Database& read_preference(ReadPreference preference);
+  Database& read_concern(ReadConcern concern);
+  Database& write_concern(WriteConcern concern);
   /// The settings of this level (unset: the client's).
   const std::optional<ReadPreference>& read_preference() const noexcept { return concerns_.read_preference; }
   const std::optional<ReadConcern>& read_concern() const noexcept { return concerns_.read_concern; }

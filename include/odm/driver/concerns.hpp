@@ -167,6 +167,16 @@ namespace detail {
 /// The settings of one level (client, database, collection, operation); unset ones fall
 /// through to the level above.
 struct Concerns {
+  Concerns() = default;
+  Concerns(std::optional<ReadPreference> read_preference, std::optional<ReadConcern> read_concern,
+           std::optional<WriteConcern> write_concern);
+  // Copied, moved and destroyed in the library (odm/driver/concerns.cpp): compiled once, not in every file.
+  Concerns(const Concerns&);
+  Concerns(Concerns&&) noexcept;
+  Concerns& operator=(const Concerns&);
+  Concerns& operator=(Concerns&&) noexcept;
+  ~Concerns();
+
   std::optional<ReadPreference> read_preference;
   std::optional<ReadConcern> read_concern;
   std::optional<WriteConcern> write_concern;

@@ -93,6 +93,14 @@ struct WriteOutcome : WriteCounts {
 /// One write of a bulk write, already encoded.
 struct BulkOperation {
   enum class Kind { insert_one, update_one, update_many, replace_one, delete_one, delete_many };
+  BulkOperation(Kind kind, Document first, Document second, Document options);
+  // Copied, moved and destroyed in the library (odm/driver/collection.cpp): compiled once, not in every file.
+  BulkOperation(const BulkOperation&);
+  BulkOperation(BulkOperation&&) noexcept;
+  BulkOperation& operator=(const BulkOperation&);
+  BulkOperation& operator=(BulkOperation&&) noexcept;
+  ~BulkOperation();
+
   Kind kind;
   Document first;    // the document to insert, or the filter
   Document second;   // the update or the replacement
@@ -108,6 +116,14 @@ Document statement_options(const DeleteSpec& spec);
 
 /// What became of a bulk write (insert_many() is a bulk write of inserts).
 struct BulkOutcome {
+  BulkOutcome() = default;
+  // Copied, moved and destroyed in the library (odm/driver/collection.cpp): compiled once, not in every file.
+  BulkOutcome(const BulkOutcome&);
+  BulkOutcome(BulkOutcome&&) noexcept;
+  BulkOutcome& operator=(const BulkOutcome&);
+  BulkOutcome& operator=(BulkOutcome&&) noexcept;
+  ~BulkOutcome();
+
   /// What the server acknowledged; upserted_ids are `{_id: value}` by write position.
   WriteOutcome counts;
   /// One per write.
@@ -149,6 +165,12 @@ struct CollectionNames {
 class CollectionCore {
  public:
   CollectionCore(std::shared_ptr<ClientState> client, std::string database, std::string name, Concerns concerns = {});
+  // Copied, moved and destroyed in the library (odm/driver/collection.cpp): compiled once, not in every file.
+  CollectionCore(const CollectionCore&);
+  CollectionCore(CollectionCore&&) noexcept;
+  CollectionCore& operator=(const CollectionCore&);
+  CollectionCore& operator=(CollectionCore&&) noexcept;
+  ~CollectionCore();
 
   const std::string& database_name() const noexcept { return names_->database; }
   const std::string& name() const noexcept { return names_->name; }

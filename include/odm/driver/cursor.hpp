@@ -45,6 +45,14 @@ enum class BadDocuments { raise, skip };
 /// A document a query stepped over because it does not fit the model. The server's data
 /// is not touched.
 struct SkippedDocument {
+  SkippedDocument(Document id, DecodeError error);
+  // Copied, moved and destroyed in the library (odm/driver/collection.cpp): compiled once, not in every file.
+  SkippedDocument(const SkippedDocument&);
+  SkippedDocument(SkippedDocument&&) noexcept;
+  SkippedDocument& operator=(const SkippedDocument&);
+  SkippedDocument& operator=(SkippedDocument&&) noexcept;
+  ~SkippedDocument();
+
   /// `{_id: <the stored value>}`, or an empty document when the document has no `_id`.
   Document id;
   /// Why: the path and reason, and in what() also the _id and the query ("find on db.coll").

@@ -47,10 +47,10 @@ class ConfigurationError : public Error {
 class ReplyError : public Error {
  public:
   ~ReplyError() override;  // in errors.cpp: the vtable and type_info once, in the library
-  ReplyError(const ReplyError&) = default;
-  ReplyError(ReplyError&&) noexcept = default;
-  ReplyError& operator=(const ReplyError&) = default;
-  ReplyError& operator=(ReplyError&&) noexcept = default;
+  ReplyError(const ReplyError&);
+  ReplyError(ReplyError&&) noexcept;
+  ReplyError& operator=(const ReplyError&);
+  ReplyError& operator=(ReplyError&&) noexcept;
   explicit ReplyError(std::string what, Document raw_reply = {})
       : Error(std::move(what)), raw_reply_(std::move(raw_reply)) {}
   /// The reply as the server (or libmongoc, for a write or a network error) gave it;
@@ -70,10 +70,10 @@ class ReplyError : public Error {
 class ConnectionError : public ReplyError {
  public:
   ~ConnectionError() override;  // in errors.cpp: the vtable and type_info once, in the library
-  ConnectionError(const ConnectionError&) = default;
-  ConnectionError(ConnectionError&&) noexcept = default;
-  ConnectionError& operator=(const ConnectionError&) = default;
-  ConnectionError& operator=(ConnectionError&&) noexcept = default;
+  ConnectionError(const ConnectionError&);
+  ConnectionError(ConnectionError&&) noexcept;
+  ConnectionError& operator=(const ConnectionError&);
+  ConnectionError& operator=(ConnectionError&&) noexcept;
   using ReplyError::ReplyError;
 };
 
@@ -84,10 +84,10 @@ class ConnectionError : public ReplyError {
 class ProtocolError : public ReplyError {
  public:
   ~ProtocolError() override;  // in errors.cpp: the vtable and type_info once, in the library
-  ProtocolError(const ProtocolError&) = default;
-  ProtocolError(ProtocolError&&) noexcept = default;
-  ProtocolError& operator=(const ProtocolError&) = default;
-  ProtocolError& operator=(ProtocolError&&) noexcept = default;
+  ProtocolError(const ProtocolError&);
+  ProtocolError(ProtocolError&&) noexcept;
+  ProtocolError& operator=(const ProtocolError&);
+  ProtocolError& operator=(ProtocolError&&) noexcept;
   using ReplyError::ReplyError;
 };
 
@@ -98,10 +98,10 @@ class ProtocolError : public ReplyError {
 class PoolExhausted : public ConnectionError {
  public:
   ~PoolExhausted() override;  // in errors.cpp: the vtable and type_info once, in the library
-  PoolExhausted(const PoolExhausted&) = default;
-  PoolExhausted(PoolExhausted&&) noexcept = default;
-  PoolExhausted& operator=(const PoolExhausted&) = default;
-  PoolExhausted& operator=(PoolExhausted&&) noexcept = default;
+  PoolExhausted(const PoolExhausted&);
+  PoolExhausted(PoolExhausted&&) noexcept;
+  PoolExhausted& operator=(const PoolExhausted&);
+  PoolExhausted& operator=(PoolExhausted&&) noexcept;
   PoolExhausted(std::string what, std::uint32_t max_pool_size, std::chrono::milliseconds wait_timeout)
       : ConnectionError(std::move(what)), max_pool_size_(max_pool_size), wait_timeout_(wait_timeout) {}
   /// The pool's size: this many connections were all in use.
@@ -120,10 +120,10 @@ class PoolExhausted : public ConnectionError {
 class DriverError : public Error {
  public:
   ~DriverError() override;  // in errors.cpp: the vtable and type_info once, in the library
-  DriverError(const DriverError&) = default;
-  DriverError(DriverError&&) noexcept = default;
-  DriverError& operator=(const DriverError&) = default;
-  DriverError& operator=(DriverError&&) noexcept = default;
+  DriverError(const DriverError&);
+  DriverError(DriverError&&) noexcept;
+  DriverError& operator=(const DriverError&);
+  DriverError& operator=(DriverError&&) noexcept;
   DriverError(std::string what, std::uint32_t domain, std::uint32_t code)
       : Error(std::move(what)), domain_(domain), code_(code) {}
   std::uint32_t domain() const noexcept { return domain_; }
@@ -146,10 +146,10 @@ class NotFound : public Error {
 class ServerError : public ReplyError {
  public:
   ~ServerError() override;  // in errors.cpp: the vtable and type_info once, in the library
-  ServerError(const ServerError&) = default;
-  ServerError(ServerError&&) noexcept = default;
-  ServerError& operator=(const ServerError&) = default;
-  ServerError& operator=(ServerError&&) noexcept = default;
+  ServerError(const ServerError&);
+  ServerError(ServerError&&) noexcept;
+  ServerError& operator=(const ServerError&);
+  ServerError& operator=(ServerError&&) noexcept;
   ServerError(std::string what, std::int32_t code, std::string message, Document raw_reply)
       : ReplyError(std::move(what), std::move(raw_reply)), code_(code), message_(std::move(message)) {}
 
@@ -174,10 +174,10 @@ class WriteError : public ServerError {
 class DuplicateKeyError : public WriteError {
  public:
   ~DuplicateKeyError() override;  // in errors.cpp: the vtable and type_info once, in the library
-  DuplicateKeyError(const DuplicateKeyError&) = default;
-  DuplicateKeyError(DuplicateKeyError&&) noexcept = default;
-  DuplicateKeyError& operator=(const DuplicateKeyError&) = default;
-  DuplicateKeyError& operator=(DuplicateKeyError&&) noexcept = default;
+  DuplicateKeyError(const DuplicateKeyError&);
+  DuplicateKeyError(DuplicateKeyError&&) noexcept;
+  DuplicateKeyError& operator=(const DuplicateKeyError&);
+  DuplicateKeyError& operator=(DuplicateKeyError&&) noexcept;
   DuplicateKeyError(std::string what, std::int32_t code, std::string message, Document raw_reply,
                     std::string index_name, Document key_pattern, Document key_value)
       : WriteError(std::move(what), code, std::move(message), std::move(raw_reply)),
@@ -207,10 +207,10 @@ class DuplicateKeyError : public WriteError {
 class DecodeAfterWriteError : public DecodeError {
  public:
   ~DecodeAfterWriteError() override;  // in errors.cpp: the vtable and type_info once, in the library
-  DecodeAfterWriteError(const DecodeAfterWriteError&) = default;
-  DecodeAfterWriteError(DecodeAfterWriteError&&) noexcept = default;
-  DecodeAfterWriteError& operator=(const DecodeAfterWriteError&) = default;
-  DecodeAfterWriteError& operator=(DecodeAfterWriteError&&) noexcept = default;
+  DecodeAfterWriteError(const DecodeAfterWriteError&);
+  DecodeAfterWriteError(DecodeAfterWriteError&&) noexcept;
+  DecodeAfterWriteError& operator=(const DecodeAfterWriteError&);
+  DecodeAfterWriteError& operator=(DecodeAfterWriteError&&) noexcept;
   DecodeAfterWriteError(std::string reason, std::string operation, Document returned)
       : DecodeError(std::move(reason)), operation_(std::move(operation)), returned_(std::move(returned)) {}
   /// "findAndModify in db.coll", "update in db.coll", "insert into db.coll", ...

@@ -74,6 +74,14 @@ struct CommandMonitor {
 /// Client::limits() says which values a client runs with.
 class ClientOptions {
  public:
+  ClientOptions() = default;
+  // Copied, moved and destroyed in the library (odm/driver/options.cpp): compiled once, not in every file.
+  ClientOptions(const ClientOptions&);
+  ClientOptions(ClientOptions&&) noexcept;
+  ClientOptions& operator=(const ClientOptions&);
+  ClientOptions& operator=(ClientOptions&&) noexcept;
+  ~ClientOptions();
+
   /// How long an operation waits for a usable server before it fails with
   /// odm::ConnectionError [serverSelectionTimeoutMS]. Default 10 s.
   ClientOptions& server_selection_timeout(std::chrono::milliseconds timeout);

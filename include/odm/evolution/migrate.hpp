@@ -107,9 +107,22 @@ struct MigrationReport {
 };
 
 namespace detail {
-/// The handle of the checkpoint collection (read and written as raw documents).
-struct MigrationCheckpoint {
-  std::string id;
+/// The collection that keeps migrations' checkpoints, one document per migration:
+/// `{_id: "collection@version", last_id, done_in_last_run}`. The same for every model:
+/// compiled once (odm/evolution/migrate.cpp).
+class MigrationCheckpoints {
+ public:
+  MigrationCheckpoints(const Database& db, std::string name);
+  /// `{_id: value}` of the last document an earlier run of `key` did, if one was saved.
+  std::optional<Document> last_id(const std::string& key) const;
+  /// After a batch: `last_id` (`{_id: value}`) is done, and `done` documents this run.
+  void save(const std::string& key, const Document& last_id, std::int64_t done);
+  /// The run of `key` is complete.
+  void remove(const std::string& key);
+
+ private:
+  struct Handle;  // the collection's handle, in migrate.cpp
+  std::shared_ptr<Handle> handle_;
 };
 /// The documents after `last` (`{_id: value}`) in MongoDB's `_id` sort order, across type
 /// brackets, appended to `filter` as a `$or`.
@@ -128,7 +141,7 @@ class Migration {
   /// The collection of T in `db` (its model's name, or `collection`).
   explicit Migration(const Database& db) : Migration(db, db.collection<T>()) {}
   Migration(const Database& db, Collection<T> collection)
-      : collection_(std::move(collection)), checkpoints_(db.collection<detail::MigrationCheckpoint>("odm_migrations")) {}
+      : collection_(std::move(collection)), checkpoints_(db, "odm_migrations") {}
 
   /// Documents read and written per batch (and per checkpoint). At least 1.
   Migration& batch_size(std::int32_t count) {
@@ -154,7 +167,7 @@ class Migration {
   }
   /// The collection that keeps checkpoints (default "odm_migrations").
   Migration& checkpoints(const Database& db, std::string name) {
-    checkpoints_ = db.collection<detail::MigrationCheckpoint>(std::move(name));
+    checkpoints_ = detail::MigrationCheckpoints(db, std::move(name));
     return *this;
   }
 
@@ -163,33 +176,24 @@ class Migration {
     MigrationReport report;
     report.dry_run = dry_run_;
     const std::string key = collection_.name() + "@" + std::to_string(Schema::current);
-    Document key_filter;
-    detail::check_append(bson_append_utf8(key_filter.get_mutable(), "_id", 3, key.data(), static_cast<int>(key.size())));
 
     std::optional<Document> checkpoint;  // `{_id: value}` of the last document an earlier run did
     if (!dry_run_) {
-      if (auto saved = checkpoints_.template find_one<Document>(Filter<detail::MigrationCheckpoint>::raw(key_filter))) {
-        bson_iter_t it;
-        if (bson_iter_init_find(&it, saved->get(), "last_id")) {
-          Document id;
-          detail::check_append(bson_append_iter(id.get_mutable(), "_id", 3, &it));
-          checkpoint = std::move(id);
-          report.resumed = true;
-        }
-      }
+      checkpoint = checkpoints_.last_id(key);
+      report.resumed = checkpoint.has_value();
     }
     const Document old = to_migrate();
     report.progress.to_do = collection_.count(Filter<T>::raw(old));
 
-    pass(checkpoint, key_filter, start, report);
+    pass(checkpoint, key, start, report);
     report.remaining = collection_.count(Filter<T>::raw(old));
     // The part before a checkpoint (only a hint), or old documents written behind the run.
     if (!dry_run_ && (report.resumed || report.remaining > report.left_for_next_run)) {
       report.left_for_next_run = 0;  // the second pass visits them again and counts what it leaves
-      pass(std::nullopt, key_filter, start, report);
+      pass(std::nullopt, key, start, report);
       report.remaining = collection_.count(Filter<T>::raw(old));
     }
-    if (!dry_run_) checkpoints_.delete_one(Filter<detail::MigrationCheckpoint>::raw(key_filter));
+    if (!dry_run_) checkpoints_.remove(key);
     report.newer = collection_.count(Filter<T>::raw(detail::newer_version_filter(Schema::current)));
     report.progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;
@@ -197,7 +201,7 @@ class Migration {
 
  private:
   /// One walk over the old documents in `_id` order, from after `last_id` (or the first).
-  void pass(std::optional<Document> last_id, const Document& key_filter, std::chrono::steady_clock::time_point start,
+  void pass(std::optional<Document> last_id, const std::string& key, std::chrono::steady_clock::time_point start,
             MigrationReport& report) {
     while (true) {
       FindOptions<T> options;
@@ -212,7 +216,7 @@ class Migration {
       }
       if (in_batch == 0) return;
       report.progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (!dry_run_) save_checkpoint(key_filter, *last_id, report.progress.done);
+      if (!dry_run_) checkpoints_.save(key, *last_id, report.progress.done);
       if (on_progress_) on_progress_(report.progress);
       if (in_batch < batch_size_) return;
     }
@@ -316,23 +320,8 @@ class Migration {
            bson_iter_as_int64(&it) > Schema::current;
   }
 
-  void save_checkpoint(const Document& key_filter, const Document& last_id, std::int64_t done) {
-    Document update;
-    {
-      detail::ChildWriter set(update.get_mutable(), "$set");
-      bson_iter_t id;
-      bson_iter_init_find(&id, last_id.get(), "_id");
-      detail::check_append(bson_append_iter(set.get(), "last_id", 7, &id));
-      detail::check_append(bson_append_int64(set.get(), "done_in_last_run", 16, done));
-      set.close();
-    }
-    checkpoints_.update_one(Filter<detail::MigrationCheckpoint>::raw(key_filter),
-                            Update<detail::MigrationCheckpoint>::raw(std::move(update)),
-                            UpdateOptions<detail::MigrationCheckpoint>().upsert());
-  }
-
   Collection<T> collection_;
-  Collection<detail::MigrationCheckpoint> checkpoints_;
+  detail::MigrationCheckpoints checkpoints_;
   std::int32_t batch_size_ = 100;
   std::int32_t max_retries_ = 10;
   bool dry_run_ = false;

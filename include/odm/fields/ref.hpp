@@ -205,19 +205,8 @@ enum class Resolution : unsigned char { unresolved, loaded, dangling };
 
 [[noreturn]] void throw_not_loaded(const ReferenceId& id, Resolution state);
 
-inline void encode_reference_id(bson_t* parent, std::string_view key, const ReferenceId& id) {
-  std::visit(
-      [&](const auto& value) {
-        using V = std::remove_cvref_t<decltype(value)>;
-        if constexpr (std::same_as<V, std::monostate>)
-          check_append(bson_append_null(parent, key.data(), key_length(key)));
-        else if constexpr (std::same_as<V, EncodedId>)
-          value.append_to(parent, key);
-        else
-          codec<V>::encode(parent, key, value);
-      },
-      id);
-}
+/// Appends `id` under `key` as its BSON value (null for none). In odm/fields/ref.cpp.
+void encode_reference_id(bson_t* parent, std::string_view key, const ReferenceId& id);
 
 /// What Ref and ParentRef share: an id, and the target once a join found it.
 template <class T>

@@ -139,6 +139,14 @@ constexpr auto indexes(Declarations... declarations) {
 
 /// One index to have on one collection: what odm::sync_indexes creates and compares.
 struct IndexModel {
+  IndexModel() = default;
+  // Copied, moved and destroyed in the library (odm/index/index.cpp): compiled once, not in every file.
+  IndexModel(const IndexModel&);
+  IndexModel(IndexModel&&) noexcept;
+  IndexModel& operator=(const IndexModel&);
+  IndexModel& operator=(IndexModel&&) noexcept;
+  ~IndexModel();
+
   std::string collection;
   /// The key pattern, e.g. {product_id: 1, published_date: -1}.
   Document keys;

@@ -32,6 +32,14 @@ struct IndexDifference {
 };
 
 struct IndexSyncReport {
+  IndexSyncReport() = default;
+  // Copied, moved and destroyed in the library (odm/index/index.cpp): compiled once, not in every file.
+  IndexSyncReport(const IndexSyncReport&);
+  IndexSyncReport(IndexSyncReport&&) noexcept;
+  IndexSyncReport& operator=(const IndexSyncReport&);
+  IndexSyncReport& operator=(IndexSyncReport&&) noexcept;
+  ~IndexSyncReport();
+
   std::vector<IndexModel> created;    // (or, in a dry run, to be created)
   std::vector<IndexModel> unchanged;  // already there as planned
   std::vector<IndexDifference> differing;

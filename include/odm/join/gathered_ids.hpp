@@ -88,10 +88,8 @@ inline std::uint64_t hash_id(std::int64_t id) noexcept { return avalanche(static
 inline std::uint64_t hash_id(std::int32_t id) noexcept { return hash_id(std::int64_t{id}); }
 inline std::uint64_t hash_id(std::monostate) noexcept { return 0; }
 inline std::uint64_t hash_id(const EncodedId& id) noexcept { return hash_bytes(id.bytes().data(), id.bytes().size()); }
-/// Ids of different types may hash alike; they never compare equal.
-inline std::uint64_t hash_id(const ReferenceId& id) noexcept {
-  return std::visit([](const auto& typed) { return hash_id(typed); }, id);
-}
+/// Ids of different types may hash alike; they never compare equal. In odm/join/join.cpp.
+std::uint64_t hash_id(const ReferenceId& id) noexcept;
 
 template <class Id>
 bool same_id(const Id& a, const Id& b) noexcept {

@@ -352,6 +352,14 @@ void erase_dropped(std::vector<T>& documents, const DropFlags& dropped) {
 /// from which collection, and what it does next. Everything a server-side form (`$lookup`)
 /// needs to express the same join.
 struct JoinStep {
+  JoinStep() = default;
+  // Copied, moved and destroyed in the library (odm/join/join.cpp): compiled once, not in every file.
+  JoinStep(const JoinStep&);
+  JoinStep(JoinStep&&) noexcept;
+  JoinStep& operator=(const JoinStep&);
+  JoinStep& operator=(JoinStep&&) noexcept;
+  ~JoinStep();
+
   enum class Action {
     fetch,        ///< the member holds references: fetch their targets (one `$in` per batch)
     look_inside,  ///< the member holds embedded documents: resolve the nested steps in them

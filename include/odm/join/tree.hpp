@@ -35,7 +35,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_set>
+#include <memory>
 #include <vector>
 
 namespace odm::detail::trees {
@@ -54,7 +54,8 @@ class IdSet {
   bool insert(const ReferenceId& id);
 
  private:
-  std::unordered_set<ReferenceId, odm::detail::ReferenceIdHash> ids_;
+  struct Ids;  // a hash set of ids, in join.cpp (not instantiated in every file)
+  std::unique_ptr<Ids> ids_;
 };
 
 /// For each of `wanted` that is one of `found` (the first such), its position in `found`;

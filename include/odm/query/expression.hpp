@@ -105,6 +105,15 @@ struct EachModifiers {
 
 /// One operator on one path of an update.
 struct UpdateEntry {
+  UpdateEntry(std::string op, std::string path, Document value, FilterExpr condition,
+              std::optional<EachModifiers> each);
+  // Copied, moved and destroyed in the library (odm/query/query.cpp): compiled once, not in every file.
+  UpdateEntry(const UpdateEntry&);
+  UpdateEntry(UpdateEntry&&) noexcept;
+  UpdateEntry& operator=(const UpdateEntry&);
+  UpdateEntry& operator=(UpdateEntry&&) noexcept;
+  ~UpdateEntry();
+
   std::string op;    ///< "$set", "$inc", ...
   std::string path;  ///< the dotted stored path
   /// The operand encoded as one element (for `$each`, the array of elements).
@@ -118,6 +127,15 @@ struct UpdateEntry {
 /// An update expression: its operators on paths, or a document written by hand that
 /// is not made of operators on paths (which cannot be combined).
 struct UpdateExpr {
+  UpdateExpr() = default;
+  UpdateExpr(std::vector<UpdateEntry> entries, std::optional<Document> opaque);
+  // Copied, moved and destroyed in the library (odm/query/query.cpp): compiled once, not in every file.
+  UpdateExpr(const UpdateExpr&);
+  UpdateExpr(UpdateExpr&&) noexcept;
+  UpdateExpr& operator=(const UpdateExpr&);
+  UpdateExpr& operator=(UpdateExpr&&) noexcept;
+  ~UpdateExpr();
+
   std::vector<UpdateEntry> entries;
   std::optional<Document> opaque;
 
@@ -140,6 +158,15 @@ UpdateExpr pull_where(std::string path, FilterExpr on_element);
 
 /// A sort: its keys in order, or a document written by hand.
 struct SortExpr {
+  SortExpr() = default;
+  SortExpr(std::vector<std::pair<std::string, Direction>> keys, std::optional<Document> opaque);
+  // Copied, moved and destroyed in the library (odm/query/query.cpp): compiled once, not in every file.
+  SortExpr(const SortExpr&);
+  SortExpr(SortExpr&&) noexcept;
+  SortExpr& operator=(const SortExpr&);
+  SortExpr& operator=(SortExpr&&) noexcept;
+  ~SortExpr();
+
   std::vector<std::pair<std::string, Direction>> keys;
   std::optional<Document> opaque;
 
