@@ -1,6 +1,7 @@
 // odm's exception classes: their destructors anchor each class's vtable and type_info in
 // the library, and PathError's path handling is compiled once.
 #include <odm/error.hpp>
+#include "special_members.hpp"
 
 #include <utility>
 
@@ -26,10 +27,7 @@ void throw_past_the_end(const char* call, std::size_t position, std::size_t size
 
 PathError::PathError(std::string reason) : Error(reason), reason_(std::move(reason)), message_(reason_) {}
 PathError::~PathError() = default;
-PathError::PathError(const PathError&) = default;
-PathError::PathError(PathError&&) noexcept = default;
-PathError& PathError::operator=(const PathError&) = default;
-PathError& PathError::operator=(PathError&&) noexcept = default;
+ODM_DEFINE_COPIES_AND_MOVES(PathError);
 
 std::string PathError::path() const {
   std::string out;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What compiling code written on odm costs: CPU time and peak memory of the compiler.
 #
-#   scripts/bench_compile.sh [--examples] [--baseline TREE] [BUILD_DIR] [RUNS]
+#   scripts/bench_compile.sh [--examples [--baseline-sources]] [--baseline TREE] [BUILD_DIR] [RUNS]
 #
 # 1. configures a RelWithDebInfo tree in BUILD_DIR (default: build-bench-compile; the
 #    project's default build type) and takes each subject's compile command from its
@@ -26,16 +26,21 @@
 # other, so that a change in the machine's load falls on both alike, and the table gives
 # both medians and the change. A subject the baseline does not have is reported as new and
 # left out of the sums.
+# --baseline-sources (with --examples and --baseline) compiles the baseline's own example
+# sources in both trees: the change the library alone makes to the same code. A program
+# that does not compile against this tree's headers (its API changed since) is left out.
 # Only the compiler runs (-c); linking is not measured.
 set -euo pipefail
 
 examples=0
 baseline=
+baseline_sources=0
 while (($#)); do
   case "$1" in
     --examples) examples=1; shift ;;
+    --baseline-sources) baseline_sources=1; shift ;;
     --baseline) baseline=$(cd "$2" && pwd); shift 2 ;;
-    -*) echo "usage: $0 [--examples] [--baseline TREE] [BUILD_DIR] [RUNS]" >&2; exit 2 ;;
+    -*) echo "usage: $0 [--examples [--baseline-sources]] [--baseline TREE] [BUILD_DIR] [RUNS]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
@@ -44,6 +49,10 @@ build=${1:-build-bench-compile}
 runs=${2:-3}
 cxx=${CXX:-g++}
 
+if ((baseline_sources)) && { ((!examples)) || [ -z "$baseline" ]; }; then
+  echo "bench_compile.sh: --baseline-sources measures the baseline's examples: give --examples and --baseline" >&2
+  exit 2
+fi
 [ -x /usr/bin/time ] || { echo "bench_compile.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
 
 configure() {  # source tree, build tree
@@ -80,7 +89,9 @@ compile_command() {  # build tree, source path ending
 # The subjects: "name|path relative to the tree (or @generated name)|levels".
 subjects=()
 if ((examples)); then
-  for file in "$src"/examples/*.cpp; do
+  examples_from=$src
+  ((baseline_sources)) && examples_from=$baseline
+  for file in "$examples_from"/examples/*.cpp; do
     subjects+=("$(basename "$file" .cpp)|examples/$(basename "$file")|-O2")
   done
 else
@@ -112,11 +123,16 @@ measure() {  # source tree, build tree, subject path, level, results file
     compile_command "$tree_build" benchmarks/compile_cost/service.cpp || return 1
   else
     file=$tree_src/$path
+    ((baseline_sources)) && file=$baseline/$path
     [ -f "$file" ] || return 1
     compile_command "$tree_build" "$path" || return 1
   fi
-  /usr/bin/time -f '%U %S %M' -o "$tree_build/compile_cost/time.txt" \
-    "$compiler" "${flags[@]}" "$level" -c "$file" -o "$tree_build/compile_cost/subject.o"
+  if ! /usr/bin/time -f '%U %S %M' -o "$tree_build/compile_cost/time.txt" \
+    "$compiler" "${flags[@]}" "$level" -c "$file" -o "$tree_build/compile_cost/subject.o" 2>/dev/null; then
+    echo "$path does not compile in $tree_src: left out" >&2
+    rm -f "$5"
+    return 1
+  fi
   local user sys kb
   read -r user sys kb <"$tree_build/compile_cost/time.txt"
   awk -v u="$user" -v s="$sys" -v k="$kb" 'BEGIN { printf "%.2f %d\n", u + s, k / 1024 }' >>"$5"

@@ -1,6 +1,7 @@
 // Translation of libmongoc errors (error API version 2) into odm's exceptions.
 
 #include "state.hpp"
+#include "special_members.hpp"
 
 #include <cstring>
 
@@ -155,37 +156,13 @@ DuplicateKeyError::~DuplicateKeyError() = default;
 DecodeAfterWriteError::~DecodeAfterWriteError() = default;
 
 // Their copies and moves too: each throw and rethrow site would otherwise compile them.
-ReplyError::ReplyError(const ReplyError&) = default;
-ReplyError::ReplyError(ReplyError&&) noexcept = default;
-ReplyError& ReplyError::operator=(const ReplyError&) = default;
-ReplyError& ReplyError::operator=(ReplyError&&) noexcept = default;
-ConnectionError::ConnectionError(const ConnectionError&) = default;
-ConnectionError::ConnectionError(ConnectionError&&) noexcept = default;
-ConnectionError& ConnectionError::operator=(const ConnectionError&) = default;
-ConnectionError& ConnectionError::operator=(ConnectionError&&) noexcept = default;
-ProtocolError::ProtocolError(const ProtocolError&) = default;
-ProtocolError::ProtocolError(ProtocolError&&) noexcept = default;
-ProtocolError& ProtocolError::operator=(const ProtocolError&) = default;
-ProtocolError& ProtocolError::operator=(ProtocolError&&) noexcept = default;
-PoolExhausted::PoolExhausted(const PoolExhausted&) = default;
-PoolExhausted::PoolExhausted(PoolExhausted&&) noexcept = default;
-PoolExhausted& PoolExhausted::operator=(const PoolExhausted&) = default;
-PoolExhausted& PoolExhausted::operator=(PoolExhausted&&) noexcept = default;
-DriverError::DriverError(const DriverError&) = default;
-DriverError::DriverError(DriverError&&) noexcept = default;
-DriverError& DriverError::operator=(const DriverError&) = default;
-DriverError& DriverError::operator=(DriverError&&) noexcept = default;
-ServerError::ServerError(const ServerError&) = default;
-ServerError::ServerError(ServerError&&) noexcept = default;
-ServerError& ServerError::operator=(const ServerError&) = default;
-ServerError& ServerError::operator=(ServerError&&) noexcept = default;
-DuplicateKeyError::DuplicateKeyError(const DuplicateKeyError&) = default;
-DuplicateKeyError::DuplicateKeyError(DuplicateKeyError&&) noexcept = default;
-DuplicateKeyError& DuplicateKeyError::operator=(const DuplicateKeyError&) = default;
-DuplicateKeyError& DuplicateKeyError::operator=(DuplicateKeyError&&) noexcept = default;
-DecodeAfterWriteError::DecodeAfterWriteError(const DecodeAfterWriteError&) = default;
-DecodeAfterWriteError::DecodeAfterWriteError(DecodeAfterWriteError&&) noexcept = default;
-DecodeAfterWriteError& DecodeAfterWriteError::operator=(const DecodeAfterWriteError&) = default;
-DecodeAfterWriteError& DecodeAfterWriteError::operator=(DecodeAfterWriteError&&) noexcept = default;
+ODM_DEFINE_COPIES_AND_MOVES(ReplyError);
+ODM_DEFINE_COPIES_AND_MOVES(ConnectionError);
+ODM_DEFINE_COPIES_AND_MOVES(ProtocolError);
+ODM_DEFINE_COPIES_AND_MOVES(PoolExhausted);
+ODM_DEFINE_COPIES_AND_MOVES(DriverError);
+ODM_DEFINE_COPIES_AND_MOVES(ServerError);
+ODM_DEFINE_COPIES_AND_MOVES(DuplicateKeyError);
+ODM_DEFINE_COPIES_AND_MOVES(DecodeAfterWriteError);
 
 }  // namespace odm
