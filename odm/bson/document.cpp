@@ -371,31 +371,97 @@ Document Document::from_bytes(std::span<const std::uint8_t> bytes) {
   return Document(bson_copy(&view));
 }
 
+namespace {
+
+/// The first key libbson's reader meets when from_json pads a text (see there): 16 bytes.
+constexpr std::string_view reader_padding_key = "odm:reader:pad16";
+
+/// Whether a text's reading is padded: it names a `$code` or a `$dbPointer` (which
+/// libbson 1.23 gives a key from its key buffer), and its first key is no `$` key (a
+/// padding before one would change how the reader reads it).
+bool pads_reading(std::string_view json, std::size_t open) {
+  if (json.find("\"$code\"") == std::string_view::npos && json.find("\"$dbPointer\"") == std::string_view::npos)
+    return false;
+  const std::size_t next = json.find_first_not_of(" \t\r\n", open + 1);
+  return next == std::string_view::npos || json.compare(next, 2, "\"$") != 0;
+}
+
+/// `message` (libbson's `Got parse error at "x", position N: ...`) with N moved back by
+/// the `padding` bytes from_json added after the text's opening brace.
+std::string without_padding(std::string message, std::size_t padding) {
+  constexpr std::string_view marker = "position ";
+  const std::size_t at = message.find(marker);
+  if (at == std::string::npos) return message;
+  const std::size_t digits = at + marker.size();
+  std::size_t position = 0;
+  const auto [end, failed] = std::from_chars(message.data() + digits, message.data() + message.size(), position);
+  if (failed != std::errc() || position < padding) return message;
+  return message.replace(digits, static_cast<std::size_t>(end - (message.data() + digits)),
+                         std::to_string(position - padding));
+}
+
+/// Reads one document of `json` into `out`: libbson's return value (1 read, 0 none, -1 error).
+int read_json(std::string_view json, Document& out, bson_error_t& error, bool& more) {
+  struct ReaderFree {
+    void operator()(bson_json_reader_t* reader) const noexcept { bson_json_reader_destroy(reader); }
+  };
+  std::unique_ptr<bson_json_reader_t, ReaderFree> reader(bson_json_data_reader_new(false, json.size() + 1));
+  bson_json_data_reader_ingest(reader.get(), reinterpret_cast<const std::uint8_t*>(json.data()), json.size());
+  const int read = bson_json_reader_read(reader.get(), out.get_mutable(), &error);
+  if (read > 0) {
+    bson_t rest = BSON_INITIALIZER;
+    bson_error_t ignored;
+    more = bson_json_reader_read(reader.get(), &rest, &ignored) != 0;
+    bson_destroy(&rest);
+  }
+  return read;
+}
+
+}  // namespace
+
 Document Document::from_json(std::string_view json) {
   // Exactly one JSON object: libbson would also take a top-level array ([1, 2] as
   // {"0": 1, "1": 2}) and ignore whatever follows the first document.
   const std::size_t first = json.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos || json[first] != '{')
     throw JsonError("invalid Extended JSON: a document must be a JSON object ({...})");
-  struct ReaderFree {
-    void operator()(bson_json_reader_t* reader) const noexcept { bson_json_reader_destroy(reader); }
-  };
-  std::unique_ptr<bson_json_reader_t, ReaderFree> reader(bson_json_data_reader_new(false, json.size() + 1));
-  bson_json_data_reader_ingest(reader.get(), reinterpret_cast<const std::uint8_t*>(json.data()), json.size());
+  // libbson 1.23's reader names a $code or $dbPointer that is an array element with the
+  // bytes of its key buffer, which after a short first key is fresh, uninitialized memory:
+  // the same text failed now and then ("Error storing Javascript code"). A first key of 16
+  // bytes makes the buffer big enough never to be replaced, so those bytes are always the
+  // last key read and every reading of a text gives the same result (the array's elements
+  // are numbered again below). The padding field is removed after the reading.
+  const bool padded = pads_reading(json, first);
+  std::string padded_text;
+  if (padded) {
+    const std::size_t next = json.find_first_not_of(" \t\r\n", first + 1);
+    const bool empty = next != std::string_view::npos && json[next] == '}';
+    padded_text.reserve(json.size() + reader_padding_key.size() + 8);
+    padded_text.append(json.substr(0, first + 1)).append("\"").append(reader_padding_key).append(empty ? "\": 0" : "\": 0, ");
+    padded_text.append(json.substr(first + 1));
+  }
   Document document;
   bson_error_t error;
-  const int read = bson_json_reader_read(reader.get(), document.get_mutable(), &error);
+  bool more = false;
+  const int read = read_json(padded ? std::string_view(padded_text) : json, document, error, more);
   if (read < 0) {
     if (std::string_view(error.message).find("LEVELS_EXCEEDED") != std::string_view::npos)
       throw JsonError("invalid Extended JSON: nested deeper than the " + std::to_string(detail::json_reader_depth) +
                       " levels of objects and arrays libbson's reader accepts");
-    throw JsonError(std::string("invalid Extended JSON: ") + error.message);
+    std::string message = error.message;
+    // A parse error's position is the text's own, not the padded text's.
+    if (padded) message = without_padding(std::move(message), padded_text.size() - json.size());
+    throw JsonError("invalid Extended JSON: " + message);
   }
   if (read == 0) throw JsonError("invalid Extended JSON: no document");
-  bson_t rest = BSON_INITIALIZER;
-  const int more = bson_json_reader_read(reader.get(), &rest, &error);
-  bson_destroy(&rest);
-  if (more != 0) throw JsonError("invalid Extended JSON: text follows the document");
+  if (more) throw JsonError("invalid Extended JSON: text follows the document");
+  if (padded) {
+    Document unpadded;
+    bson_iter_t it;
+    if (bson_iter_init(&it, document.get()) && bson_iter_next(&it))
+      while (bson_iter_next(&it)) detail::check_append(bson_append_iter(unpadded.get_mutable(), nullptr, 0, &it));
+    document = std::move(unpadded);
+  }
   if (has_misnumbered_array(document.get(), false)) {
     Document renumbered;
     copy_renumbered(document.get(), renumbered.get_mutable(), false);

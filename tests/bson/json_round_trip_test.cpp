@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -143,6 +144,117 @@ TEST(JsonRoundTrip, FromJsonAlwaysReturnsValidBson) {
   EXPECT_FALSE(bson_iter_next(&element));
   // Printing it again is one of the refusals: the reader could not read it back right.
   EXPECT_THROW((void)doc.to_json(), odm::EncodeError);
+}
+
+/// What libbson's own reader says of `json`: nullopt when it reads it, else its message.
+std::optional<std::string> libbson_refusal(const std::string& json) {
+  bson_error_t error;
+  bson_t* read = bson_new_from_json(reinterpret_cast<const std::uint8_t*>(json.data()),
+                                    static_cast<ssize_t>(json.size()), &error);
+  if (read == nullptr) return std::string(error.message);
+  bson_destroy(read);
+  return std::nullopt;
+}
+
+/// The bytes of what from_json makes of `json`, in hex, or "refused: <message>".
+std::string outcome_of(const std::string& json) {
+  try {
+    std::string hex;
+    for (const std::uint8_t byte : odm::Document::from_json(json).bytes()) {
+      hex += "0123456789abcdef"[byte >> 4];
+      hex += "0123456789abcdef"[byte & 15];
+    }
+    return hex;
+  } catch (const odm::JsonError& e) {
+    return std::string("refused: ") + e.what();
+  }
+}
+
+TEST(JsonRoundTrip, ReadingATextWithCodeInAnArrayGivesTheSameResultEveryTime) {
+  // libbson 1.23's reader names such an element with bytes of a buffer that, after a
+  // short first key, is fresh memory: reading the same text failed now and then. A key
+  // read once before makes the buffer's bytes those of that key; allocations between
+  // readings make any fresh memory differ.
+  const std::vector<std::string> texts = {
+      R"j({"a": [{"$code": "f()"}]})j",
+      R"j({"a": [{"$code": "f()"}, 2, {"$code": "g()", "$scope": {"x": 1}}]})j",
+      R"j({"a": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, {"$code": "f()"}]})j",
+      R"j({"longer_key_than_an_index": [{"x": 1}, {"$code": "f()"}], "b": [{"$dbPointer": {"$ref": "db.c", )j"
+      R"j("$id": {"$oid": "0123456789abcdef01234567"}}}]})j",
+  };
+  for (const std::string& json : texts) {
+    SCOPED_TRACE(json);
+    const std::string first = outcome_of(json);
+    for (int i = 0; i < 200; ++i) {
+      const std::vector<std::string> churn(static_cast<std::size_t>(i % 7) + 1,
+                                           std::string(static_cast<std::size_t>(i % 13) + 1, 'x'));
+      ASSERT_EQ(outcome_of(json), first) << "reading " << i << " (" << churn.size() << " allocations between)";
+    }
+  }
+  // The first two are read, with their elements numbered.
+  const odm::Document one = odm::Document::from_json(texts[0]);
+  bson_iter_t it;
+  bson_iter_t element;
+  ASSERT_TRUE(bson_iter_init_find(&it, one.get(), "a") && bson_iter_recurse(&it, &element) && bson_iter_next(&element));
+  EXPECT_STREQ(bson_iter_key(&element), "0");
+  EXPECT_EQ(bson_iter_type(&element), BSON_TYPE_CODE);
+  bson_iter_t top;
+  ASSERT_TRUE(bson_iter_init(&top, one.get()) && bson_iter_next(&top));
+  EXPECT_STREQ(bson_iter_key(&top), "a");
+  EXPECT_FALSE(bson_iter_next(&top)) << "the reading leaves no field of its own";
+  EXPECT_NO_THROW((void)odm::Document::from_json(texts[1]));
+}
+
+TEST(JsonRoundTrip, TheWayAroundTheReadersCodeKeyChangesNothingElse) {
+  // Texts that name $code or $dbPointer but hold none in an array read as libbson reads them.
+  const std::vector<std::string> texts = {
+      R"j({"s": "say \"$code\""})j",
+      R"j({"x": {"$code": "f()"}})j",
+      R"j({ "$code": "f()" })j",
+      R"j({"$dbPointer": 1, "y": 2})j",
+      R"j({"e": {}, "s": "\"$code\"", "n": [1, {"k": "v"}]})j",
+  };
+  for (const std::string& json : texts) {
+    SCOPED_TRACE(json);
+    bson_error_t error;
+    bson_t* direct = bson_new_from_json(reinterpret_cast<const std::uint8_t*>(json.data()),
+                                        static_cast<ssize_t>(json.size()), &error);
+    if (direct == nullptr) {
+      EXPECT_THROW((void)odm::Document::from_json(json), odm::JsonError);
+      continue;
+    }
+    const odm::Document expected = odm::Document::copy_of(direct);
+    bson_destroy(direct);
+    EXPECT_EQ(odm::Document::from_json(json), expected);
+  }
+  // A text it cannot read is refused with the reader's message, its positions those of
+  // the text as written.
+  const auto refusal = [](const std::string& json) -> std::string {
+    try {
+      (void)odm::Document::from_json(json);
+      return "read";
+    } catch (const odm::JsonError& e) {
+      return e.what();
+    }
+  };
+  // The same error, at the same position, as the same text with a plain key of the same
+  // length in place of "$code" (which libbson reads without the defect).
+  const auto plain = [](std::string json) {
+    for (std::size_t at = json.find("\"$code\""); at != std::string::npos; at = json.find("\"$code\"", at))
+      json.replace(at, 7, "\"xcode\"");
+    return json;
+  };
+  for (const std::string& json : {std::string(R"j({"a": [{"$code": "f()"}], })j"),
+                                 std::string(R"j({"a": [{"$code": "f()"}]} trailing)j"),
+                                 std::string(R"j({"a": [{"$code": "f()"}, {"$code": "g()"}, ]})j")}) {
+    SCOPED_TRACE(json);
+    const std::optional<std::string> expected = libbson_refusal(plain(json));
+    ASSERT_TRUE(expected.has_value());
+    for (int i = 0; i < 50; ++i) EXPECT_EQ(refusal(json), "invalid Extended JSON: " + *expected);
+  }
+  const std::string not_code = R"j({"a": {"$code": 1}})j";
+  ASSERT_TRUE(libbson_refusal(not_code).has_value());
+  EXPECT_EQ(refusal(not_code), "invalid Extended JSON: " + *libbson_refusal(not_code));
 }
 
 TEST(JsonRoundTrip, ValuesTheReaderWouldChangeAreRefusedNamingThePath) {
