@@ -437,7 +437,8 @@ Document Document::from_json(std::string_view json) {
     const std::size_t next = json.find_first_not_of(" \t\r\n", first + 1);
     const bool empty = next != std::string_view::npos && json[next] == '}';
     padded_text.reserve(json.size() + reader_padding_key.size() + 8);
-    padded_text.append(json.substr(0, first + 1)).append("\"").append(reader_padding_key).append(empty ? "\": 0" : "\": 0, ");
+    padded_text.append(json.substr(0, first + 1)).append("\"").append(reader_padding_key);
+    padded_text.append(empty ? "\": 0" : "\": 0, ");
     padded_text.append(json.substr(first + 1));
   }
   Document document;
