@@ -5,7 +5,10 @@
 //   Product  the seed product of the subset pattern: _id, name, description, a Money price
 //            ({value: NumberDecimal("119.99"), currency: "USD"}), a stock count and its 10
 //            latest reviews (product.hpp, shared with driver_bench.cpp).
-//   Flat     20 scalar members of mixed types (int32, int64, double, bool, std::string, a date).
+//   Flat     20 scalar members of mixed types (int32, int64, double, bool, std::string, a date);
+//            decode_flat_reversed reads its document with the fields in the opposite order
+//            (as another program may write them): odm's field lookup instead of its
+//            in-order path, the hand-written decoder unchanged.
 //
 // What both sides do, so that the comparison is like for like:
 //
@@ -269,9 +272,23 @@ bson_t* encode_product_handwritten(const Product& p) {
 // The cases. Each is a separate, non-inlined function so that callgrind_annotate shows it
 // (and everything it calls) as one inclusive cost.
 
+/// `document`'s fields in the opposite order: a document written by another program, which
+/// odm reads through its field lookup instead of its in-order path.
+odm::Document reversed(const odm::Document& document) {
+  std::vector<bson_iter_t> fields;
+  bson_iter_t it;
+  if (!bson_iter_init(&it, document.get())) fail("reversed: corrupt document");
+  while (bson_iter_next(&it)) fields.push_back(it);
+  odm::Document out;
+  for (auto field = fields.rbegin(); field != fields.rend(); ++field)
+    if (!bson_append_iter(out.get_mutable(), nullptr, 0, &*field)) fail("reversed: append failed");
+  return out;
+}
+
 struct Inputs {
   Flat flat = make_flat();
   odm::Document flat_bson = odm::to_bson(flat);
+  odm::Document flat_reversed = reversed(flat_bson);
   Product product = make_product();
   odm::Document product_bson = odm::to_bson(product);
 };
@@ -299,6 +316,18 @@ const Inputs& inputs() {
 [[gnu::noinline]] void decode_flat_handwritten_case(const Inputs& in) {
   Flat value{};
   if (!decode_flat_handwritten(in.flat_bson.get(), &value)) fail("decode_flat_handwritten failed");
+  benchmark::DoNotOptimize(&value);
+  benchmark::ClobberMemory();
+}
+
+[[gnu::noinline]] void decode_flat_reversed_odm(const Inputs& in) {
+  Flat value = odm::from_bson<Flat>(in.flat_reversed.get());
+  benchmark::DoNotOptimize(&value);
+  benchmark::ClobberMemory();
+}
+[[gnu::noinline]] void decode_flat_reversed_handwritten_case(const Inputs& in) {
+  Flat value{};
+  if (!decode_flat_handwritten(in.flat_reversed.get(), &value)) fail("decode_flat_handwritten failed (reversed)");
   benchmark::DoNotOptimize(&value);
   benchmark::ClobberMemory();
 }
@@ -346,6 +375,8 @@ constexpr BenchCase<Inputs> cases[] = {
     {"encode_flat_handwritten", encode_flat_handwritten_case},
     {"decode_flat_odm", decode_flat_odm},
     {"decode_flat_handwritten", decode_flat_handwritten_case},
+    {"decode_flat_reversed_odm", decode_flat_reversed_odm},
+    {"decode_flat_reversed_handwritten", decode_flat_reversed_handwritten_case},
 };
 
 // ---------------------------------------------------------------------------------------
@@ -385,6 +416,11 @@ void check_equivalence() {
     if (!decode_flat_handwritten(in.flat_bson.get(), &by_hand)) fail("decode_flat_handwritten failed");
     const Flat by_odm = odm::from_bson<Flat>(in.flat_bson.get());
     if (!flat_equal(by_hand, in.flat) || !flat_equal(by_odm, in.flat)) fail("Flat: a decoder lost a value");
+    Flat reversed_by_hand{};
+    if (!decode_flat_handwritten(in.flat_reversed.get(), &reversed_by_hand)) fail("decode_flat_handwritten failed");
+    const Flat reversed_by_odm = odm::from_bson<Flat>(in.flat_reversed.get());
+    if (!flat_equal(reversed_by_hand, in.flat) || !flat_equal(reversed_by_odm, in.flat))
+      fail("Flat, fields reversed: a decoder lost a value");
   }
   {
     bson_t* hand = encode_product_handwritten(in.product);

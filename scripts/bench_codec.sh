@@ -25,7 +25,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build-bench}
 iterations=${2:-2000}
 program=${BENCH_PROGRAM:-codec_bench}
-workloads=${BENCH_WORKLOADS:-encode_product decode_product encode_flat decode_flat}
+workloads=${BENCH_WORKLOADS:-encode_product decode_product encode_flat decode_flat decode_flat_reversed}
 
 command -v valgrind >/dev/null 2>&1 || { echo "bench_codec.sh: valgrind is not installed" >&2; exit 1; }
 
@@ -78,11 +78,11 @@ ratio() {
 
 echo "== callgrind: instructions per operation ($iterations iterations minus a 0-iteration run) =="
 table=$(
-  printf '%-16s %12s %12s %7s %12s %7s   %9s %9s %7s\n' case "odm Ir/op" "hand Ir/op" ratio "plain Ir/op" ratio \
+  printf '%-20s %12s %12s %7s %12s %7s   %9s %9s %7s\n' case "odm Ir/op" "hand Ir/op" ratio "plain Ir/op" ratio \
     "odm ns" "hand ns" ratio
   for workload in $workloads; do
     if ! "$bin" --list-cases | grep -qx "${workload}_odm"; then
-      printf '%-16s %14s\n' "$workload" "(not built: odm/fields/money.hpp missing)"
+      printf '%-20s %14s\n' "$workload" "(not built: odm/fields/money.hpp missing)"
       continue
     fi
     odm=$(per_op "${workload}_odm")
@@ -93,7 +93,7 @@ table=$(
     fi
     odm_ns=$(ns_per_op "${workload}_odm")
     hand_ns=$(ns_per_op "${workload}_handwritten")
-    printf '%-16s %12s %12s %7s %12s %7s   %9s %9s %7s\n' "$workload" "$odm" "$hand" "$(ratio "$odm" "$hand")" \
+    printf '%-20s %12s %12s %7s %12s %7s   %9s %9s %7s\n' "$workload" "$odm" "$hand" "$(ratio "$odm" "$hand")" \
       "$plain" "$(ratio "$odm" "$plain")" "$odm_ns" "$hand_ns" "$(ratio "$odm_ns" "$hand_ns")"
   done
 )

@@ -14,6 +14,14 @@
 #                  a tree and the index plan, about 700 lines, including <odm/odm.hpp>
 #        umbrella  a file holding only `#include <odm/odm.hpp>`
 #        core      a file holding only `#include <odm/core.hpp>` (the codec without the driver)
+#        and, with g++, two bounds of what the service can cost at -O2:
+#        service_syntax   the service with -fsyntax-only: parsing and instantiating, no code;
+#        service_floor    the service with -fno-implicit-templates
+#                         -fno-implicit-inline-templates: no template code generated (odm's,
+#                         the standard library's, the models' containers), as if every
+#                         instantiation were compiled in another file; what is left is the
+#                         front end and the code of the file's own functions. The object does
+#                         not link; it is the floor that changes to templates alone approach;
 #      with --examples, every program in examples/, at the -O level the build uses (-O2),
 #      and their sum;
 # 3. prints, per subject and level, the medians of user+sys CPU seconds and of the maximum
@@ -97,6 +105,10 @@ if ((examples)); then
 else
   subjects+=("service|benchmarks/compile_cost/service.cpp|-O0 -O2" "umbrella|@umbrella|-O0 -O2")
   [ -f "$src/include/odm/core.hpp" ] && subjects+=("core|@core|-O0 -O2")
+  if "$cxx" --version | head -1 | grep -q 'g++'; then
+    subjects+=("service_syntax|benchmarks/compile_cost/service.cpp|-O2|-fsyntax-only"
+      "service_floor|benchmarks/compile_cost/service.cpp|-O2|-fno-implicit-templates -fno-implicit-inline-templates")
+  fi
 fi
 
 # The trees measured: "label|source|build".
@@ -115,8 +127,9 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 # Compiles one subject of one tree once; appends "cpu rss_mb" to the file RESULTS.
 # Returns 1 when the tree has no such subject.
-measure() {  # source tree, build tree, subject path, level, results file
-  local tree_src=$1 tree_build=$2 path=$3 level=$4 file
+measure() {  # source tree, build tree, subject path, level, results file, extra flags
+  local tree_src=$1 tree_build=$2 path=$3 level=$4 file extra
+  read -r -a extra <<<"${6:-}"
   if [[ "$path" == @* ]]; then
     file=$tree_build/compile_cost/${path#@}.cpp
     [ -f "$tree_src/include/odm/${path#@}.hpp" ] || [ "${path#@}" = umbrella ] || return 1
@@ -128,7 +141,7 @@ measure() {  # source tree, build tree, subject path, level, results file
     compile_command "$tree_build" "$path" || return 1
   fi
   if ! /usr/bin/time -f '%U %S %M' -o "$tree_build/compile_cost/time.txt" \
-    "$compiler" "${flags[@]}" "$level" -c "$file" -o "$tree_build/compile_cost/subject.o" 2>/dev/null; then
+    "$compiler" "${flags[@]}" "$level" "${extra[@]}" -c "$file" -o "$tree_build/compile_cost/subject.o" 2>/dev/null; then
     echo "$path does not compile in $tree_src: left out" >&2
     rm -f "$5"
     return 1
@@ -144,12 +157,12 @@ echo "runs: $runs each; medians of user+sys CPU seconds and of peak RSS (/usr/bi
 results=$build/compile_cost/results
 rm -rf "$results" && mkdir -p "$results"
 for subject in "${subjects[@]}"; do
-  IFS='|' read -r name path levels <<<"$subject"
+  IFS='|' read -r name path levels extra <<<"$subject"
   for level in $levels; do
     for ((i = 0; i < runs; ++i)); do
       for tree in "${trees[@]}"; do
         IFS='|' read -r label tree_src tree_build <<<"$tree"
-        measure "$tree_src" "$tree_build" "$path" "$level" "$results/$name$level.$label" || true
+        measure "$tree_src" "$tree_build" "$path" "$level" "$results/$name$level.$label" "$extra" || true
       done
     done
   done
@@ -163,7 +176,7 @@ else
   printf '%-28s %-4s %10s %14s\n' subject opt "CPU s" "peak RSS MB"
 fi
 for subject in "${subjects[@]}"; do
-  IFS='|' read -r name path levels <<<"$subject"
+  IFS='|' read -r name path levels _ <<<"$subject"
   for level in $levels; do
     after=$results/$name$level.this
     before=$results/$name$level.baseline

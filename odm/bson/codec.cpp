@@ -108,10 +108,8 @@ void clear_bit(std::uint64_t* bits, std::size_t i) noexcept { bits[i / 64] &= ~(
 
 /// The member stored under `key`, or `size` (the odm::Extra member is never found).
 std::size_t find_field(const RecordLayout& layout, std::string_view key) noexcept {
-  const named_index* end = layout.sorted + layout.size;
-  const named_index* at =
-      std::lower_bound(layout.sorted, end, key, [](const named_index& e, std::string_view k) { return e.name < k; });
-  if (at == end || at->name != key || at->index == layout.extra_index) return layout.size;
+  const named_index* at = find_name(layout.sorted, layout.size, key);
+  if (at == nullptr || at->index == layout.extra_index) return layout.size;
   return at->index;
 }
 
@@ -122,11 +120,12 @@ std::size_t find_previous(const RecordLayout& layout, std::string_view key) noex
   return layout.size;
 }
 
-/// Member `index` of `out` read from the field `it` is on: under the member's previous
-/// name or its own (which an error's path names).
-void decode_field(const bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t index, bool previous) {
+/// Member `index` (at `addresses[index]`) read from the field `it` is on: under the
+/// member's previous name or its own (which an error's path names).
+void decode_field(const bson_iter_t& it, void* const* addresses, const RecordLayout& layout, std::size_t index,
+                  bool previous) {
   try {
-    layout.decoders[index](it, layout.member(out, index));
+    layout.decoders[index](it, addresses[index]);
   } catch (PathError& e) {
     e.prepend(previous ? layout.previous_names[index] : layout.names[index]);
     throw;
@@ -143,8 +142,9 @@ void decode_field(const bson_iter_t& it, void* out, const RecordLayout& layout, 
 
 // decode_members' path for any other order than odm's (odm/bson/record.hpp).
 void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t read, bool pending,
-                      std::uint64_t* seen) {
+                      std::uint64_t* seen, void** addresses) {
   const std::size_t size = layout.size;
+  layout.addresses(out, addresses);
   // With previous names (odm::renamed_from), for each member: whether its old name was
   // met, whether its own name was, and whether the name that is the truth (the old one
   // while odm writes it, else the new one) waits to be read at the end (the caller's three
@@ -174,10 +174,10 @@ void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, st
         layout.reset(index, out);
         set_bit(truth_waits, index);
       }
-      decode_field(it, out, layout, index, previous);
+      decode_field(it, addresses, layout, index, previous);
     } else if (other_met) {
       layout.reset(index, out);
-      decode_field(it, out, layout, index, previous);
+      decode_field(it, addresses, layout, index, previous);
     } else {
       set_bit(truth_waits, index);
     }
@@ -197,7 +197,7 @@ void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, st
       if (index == size || !test_bit(truth_waits, index) || previous != layout.writes_previous[index]) continue;
       clear_bit(truth_waits, index);
       if (test_bit(previous ? seen_by_name : previous_seen, index)) layout.reset(index, out);  // the other was read
-      decode_field(field, out, layout, index, previous);
+      decode_field(field, addresses, layout, index, previous);
     }
   };
   std::size_t expected = read;
@@ -248,7 +248,7 @@ void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, st
         if (test_bit(seen, index)) [[unlikely]]
           throw_twice(layout.names[index]);
         set_bit(seen, index);
-        at_path(layout.names[index], [&] { layout.decoders[index](it, layout.member(out, index)); });
+        at_path(layout.names[index], [&] { layout.decoders[index](it, addresses[index]); });
         expected = index + 1;
       } while (next(it));
     } catch (const PathError&) {

@@ -378,12 +378,12 @@ constexpr std::string_view reader_padding_key = "odm:reader:pad16";
 
 /// Whether a text's reading is padded: it names a `$code` or a `$dbPointer` (which
 /// libbson 1.23 gives a key from its key buffer), and its first key is no `$` key (a
-/// padding before one would change how the reader reads it).
-bool pads_reading(std::string_view json, std::size_t open) {
+/// padding before one would change how the reader reads it). `inside` is the position of
+/// the first character after the opening brace that is no white space (npos: none).
+bool pads_reading(std::string_view json, std::size_t inside) {
   if (json.find("\"$code\"") == std::string_view::npos && json.find("\"$dbPointer\"") == std::string_view::npos)
     return false;
-  const std::size_t next = json.find_first_not_of(" \t\r\n", open + 1);
-  return next == std::string_view::npos || json.compare(next, 2, "\"$") != 0;
+  return inside == std::string_view::npos || json.compare(inside, 2, "\"$") != 0;
 }
 
 /// `message` (libbson's `Got parse error at "x", position N: ...`) with N moved back by
@@ -431,11 +431,11 @@ Document Document::from_json(std::string_view json) {
   // bytes makes the buffer big enough never to be replaced, so those bytes are always the
   // last key read and every reading of a text gives the same result (the array's elements
   // are numbered again below). The padding field is removed after the reading.
-  const bool padded = pads_reading(json, first);
+  const std::size_t inside = json.find_first_not_of(" \t\r\n", first + 1);
+  const bool padded = pads_reading(json, inside);
   std::string padded_text;
   if (padded) {
-    const std::size_t next = json.find_first_not_of(" \t\r\n", first + 1);
-    const bool empty = next != std::string_view::npos && json[next] == '}';
+    const bool empty = inside != std::string_view::npos && json[inside] == '}';
     padded_text.reserve(json.size() + reader_padding_key.size() + 8);
     padded_text.append(json.substr(0, first + 1)).append("\"").append(reader_padding_key);
     padded_text.append(empty ? "\": 0" : "\": 0, ");

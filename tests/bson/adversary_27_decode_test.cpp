@@ -2,7 +2,7 @@
 // function per member *type* (odm::detail::decode_value<M>, include/odm/bson/record.hpp),
 // shared by every struct holding a member of that type, with the out-of-order path
 // (odm::detail::decode_unordered, odm/bson/codec.cpp) reaching members through the
-// record's table (RecordLayout::decoders and RecordLayout::member).
+// record's table (RecordLayout::decoders and the member addresses of RecordLayout::addresses).
 //
 // What is asserted is the documented behaviour (README, "Mapping", "Decoding", "Models that
 // change"): fields may arrive in any order and each lands in the member it names; an absent

@@ -54,7 +54,8 @@ struct Event {
 };
 
 TEST(JsonRoundTrip, AModelWithAFarDateReadsBack) {
-  const Event far{"launch", std::chrono::sys_time<std::chrono::milliseconds>(std::chrono::milliseconds(400000000000000))};
+  const Event far{"launch",
+                  std::chrono::sys_time<std::chrono::milliseconds>(std::chrono::milliseconds(400000000000000))};
   EXPECT_EQ(odm::from_json<Event>(odm::to_json(far)), far);
 }
 
@@ -113,7 +114,8 @@ TEST(JsonRoundTrip, QueryOperatorsThatShareAWrappersNameStillPrint) {
   bson_append_document_end(filter.get_mutable(), &name);
   EXPECT_EQ(filter.to_json(), R"({ "age" : { "$type" : "string" }, "name" : { "$regex" : "^a", "$options" : "i" } })");
   EXPECT_EQ(odm::Document::from_json(filter.to_json()),
-            odm_test::doc_from_json(R"({"age": {"$type": "string"}, "name": {"$regularExpression": {"pattern": "^a", "options": "i"}}})"));
+            odm_test::doc_from_json(R"({"age": {"$type": "string"},
+                                        "name": {"$regularExpression": {"pattern": "^a", "options": "i"}}})"));
 }
 
 TEST(JsonRoundTrip, ATypeOperatorThatTheReaderCannotReadIsRefusedWhenRead) {
@@ -129,7 +131,8 @@ TEST(JsonRoundTrip, ATypeOperatorThatTheReaderCannotReadIsRefusedWhenRead) {
 TEST(JsonRoundTrip, FromJsonAlwaysReturnsValidBson) {
   // libbson's reader gives code in an array the key of an earlier field (here none, so a
   // stale byte that is not UTF-8); from_json numbers the array's elements again.
-  const odm::Document doc = odm::Document::from_json(R"j({"a": [{"$code": "f()"}, 2, {"$code": "g()", "$scope": {}}]})j");
+  const odm::Document doc =
+      odm::Document::from_json(R"j({"a": [{"$code": "f()"}, 2, {"$code": "g()", "$scope": {}}]})j");
   EXPECT_NO_THROW((void)odm::Document::from_bytes(doc.bytes()));
   bson_iter_t it;
   bson_iter_t element;
@@ -282,8 +285,9 @@ TEST(JsonRoundTrip, ValuesTheReaderWouldChangeAreRefusedNamingThePath) {
   Bytes clean_pointer;
   odm_hostile::append_string(clean_pointer, "db.c");
   clean_pointer.insert(clean_pointer.end(), 12, 1);
-  EXPECT_TRUE(refused(RawDocument().document("list", RawDocument().element(0x0C, "0", clean_pointer).bytes(), 0x04).bytes(),
-                      "list.0"));
+  EXPECT_TRUE(
+      refused(RawDocument().document("list", RawDocument().element(0x0C, "0", clean_pointer).bytes(), 0x04).bytes(),
+              "list.0"));
   EXPECT_TRUE(reads_back(odm::Document::from_bytes(RawDocument().element(0x0C, "p", clean_pointer).bytes())));
   Bytes js;
   odm_hostile::append_string(js, "f()");

@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace bson_record_test {
 
@@ -63,6 +66,64 @@ TEST(Record, UnknownFieldsInterleavedAreIgnored) {
   EXPECT_EQ(decode<Movie>(R"({"type": "movie", "aaa": 0, "title": "The Arrival of a Train", "runtime": 1,
                               "zzz": 0, "_id": 1, "year": 1896, "id": 99})"),
             kTrain);
+}
+
+/// Names that share lengths and first bytes: the lookup of a field read out of order finds
+/// the names of the key's length, then compares their bytes.
+struct Alike {
+  std::int32_t ab;
+  std::int32_t ac;
+  std::int32_t ba;
+  std::int32_t a;
+  std::int32_t abc;
+  std::int32_t b;
+  std::int32_t bb;
+  bool operator==(const Alike&) const = default;
+};
+struct StrictAlike {
+  Alike alike;
+  std::int32_t ad;
+  bool operator==(const StrictAlike&) const = default;
+  struct odm_model {
+    static constexpr bool strict = true;
+  };
+};
+
+/// `fields` as a JSON object, each after an unknown field (`unknown[i]`, cycling).
+std::string alike_json(const std::vector<std::pair<std::string, int>>& fields, const std::vector<std::string>& unknown) {
+  std::string json = "{";
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (!unknown.empty()) json += "\"" + unknown[i % unknown.size()] + "\": 0, ";
+    json += "\"" + fields[i].first + "\": " + std::to_string(fields[i].second) + (i + 1 < fields.size() ? ", " : "");
+  }
+  return json + "}";
+}
+
+TEST(Record, NamesOfOneLengthAndFirstByteAreToldApartInAnyOrder) {
+  const std::vector<std::pair<std::string, int>> fields{{"ab", 1}, {"ac", 2}, {"ba", 3}, {"a", 4},
+                                                        {"abc", 5}, {"b", 6}, {"bb", 7}};
+  const Alike expected{1, 2, 3, 4, 5, 6, 7};
+  // Unknown names of the same lengths and first bytes, and the empty name.
+  const std::vector<std::string> unknown{"aa", "ad", "bc", "c", "abd", "", "ac0"};
+  for (std::size_t shift = 0; shift < fields.size(); ++shift) {
+    for (const bool reverse : {false, true}) {
+      std::vector<std::pair<std::string, int>> order = fields;
+      std::rotate(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shift), order.end());
+      if (reverse) std::reverse(order.begin(), order.end());
+      const std::string plain = alike_json(order, {});
+      EXPECT_EQ(decode<Alike>(plain), expected) << plain;
+      const std::string mixed = alike_json(order, unknown);
+      EXPECT_EQ(decode<Alike>(mixed), expected) << mixed;
+      // A strict model refuses the first unknown name, whichever of its look-alikes is known.
+      const std::string strict = R"({"ad": 8, "alike": )" + plain + R"(, "ab": 0})";
+      EXPECT_EQ(decode_error<StrictAlike>(strict), "ab: unknown field (the model is strict)") << strict;
+    }
+  }
+  // A duplicate is found under its own name, not a look-alike's.
+  EXPECT_EQ(decode_error<Alike>(R"({"bb": 7, "ab": 1, "ac": 2, "ba": 3, "a": 4, "abc": 5, "b": 6, "ba": 3})"),
+            "ba: field appears twice in the document");
+  EXPECT_EQ(decode_error<Alike>(R"({"bb": 7, "ab": 1, "ac": 2, "a": 4, "abc": 5, "b": 6})"),
+            "ba: missing required field");
 }
 
 TEST(Record, InOrderThenUnknownOrRepeatedFieldsAfterTheLastMember) {

@@ -5,7 +5,7 @@
 // Decoding walks the document once. For each field it first tries the member that
 // follows the previous one in declaration order, which is where a document written by
 // odm keeps it, so the common case is one comparison per field; any other order falls
-// back to a binary search over the sorted names, never a scan of all names.
+// back to a binary search over the names sorted by length, never a scan of all names.
 
 #include <odm/bson/codec.hpp>
 #include <odm/bson/kind.hpp>
@@ -18,6 +18,7 @@
 #include <bitset>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -53,11 +54,29 @@ struct named_index {
   std::size_t index;
 };
 
+/// The order of a record's names for its lookup: by length, then by bytes.
+constexpr bool name_before(std::string_view a, std::string_view b) noexcept {
+  return a.size() != b.size() ? a.size() < b.size() : a < b;
+}
+
+/// The entry of `key` in `sorted` (ordered by name_before), or nullptr: a binary search
+/// over the lengths, then the few names of the key's length, first byte first.
+inline const named_index* find_name(const named_index* sorted, std::size_t size, std::string_view key) noexcept {
+  const named_index* end = sorted + size;
+  const named_index* at = std::lower_bound(
+      sorted, end, key.size(), [](const named_index& e, std::size_t length) { return e.name.size() < length; });
+  for (; at != end && at->name.size() == key.size(); ++at)
+    if (key.empty() || (at->name[0] == key[0] && std::memcmp(at->name.data(), key.data(), key.size()) == 0))
+      return at;
+  return nullptr;
+}
+
 template <class T, bool Root>
 consteval auto sorted_names() {
   std::array<named_index, member_count<T>> entries{};
   for (std::size_t i = 0; i < entries.size(); ++i) entries[i] = named_index{stored_names<T, Root>[i], i};
-  std::sort(entries.begin(), entries.end(), [](const named_index& a, const named_index& b) { return a.name < b.name; });
+  std::sort(entries.begin(), entries.end(),
+            [](const named_index& a, const named_index& b) { return name_before(a.name, b.name); });
   return entries;
 }
 
@@ -82,14 +101,12 @@ struct record_traits {
   static constexpr std::size_t size = members<T>::size;
   static constexpr const auto& names = stored_names<T, Root>;
 
-  using sorted_entry = named_index;
   static constexpr auto sorted = sorted_names<T, Root>();
 
   /// The member stored under `key`, or `size` when T has none.
   static std::size_t find(std::string_view key) noexcept {
-    const auto* at = std::lower_bound(sorted.begin(), sorted.end(), key,
-                                      [](const sorted_entry& e, std::string_view k) { return e.name < k; });
-    return at != sorted.end() && at->name == key ? at->index : size;
+    const named_index* at = find_name(sorted.data(), size, key);
+    return at != nullptr ? at->index : size;
   }
 
   template <std::size_t I>
@@ -250,16 +267,17 @@ struct RecordLayout {
   /// The odm::Extra member, or `size`.
   std::size_t extra_index;
   const std::string_view* names;
-  /// The names in order, with their members (for a binary search).
+  /// The names in name_before's order, with their members (for a binary search).
   const named_index* sorted;
   const bool* optional_members;
   /// nullptr when no member has a previous name; else one per member, "" for none.
   const std::string_view* previous_names;
   const bool* writes_previous;
-  /// Member `index`'s decode_value, given the member's address (from `member`).
+  /// Member `index`'s decode_value, given the member's address (from `addresses`).
   void (*const* decoders)(const bson_iter_t&, void*);
-  /// The address of member `index` of a record.
-  void* (*member)(void*, std::size_t);
+  /// Writes the addresses of a record's members, in declaration order, to `into` (`size`
+  /// of them): taken once per document, so that each field reaches its member directly.
+  void (*addresses)(void* record, void** into);
   bool strict;
   /// A versioned model's document: its version field is not an unknown field.
   bool skips_version_field;
@@ -272,9 +290,10 @@ struct RecordLayout {
 /// Reads the fields of `it` not read in order into `out`, and refuses a document without
 /// a required member. On entry, members [0, read) are read, and `it` is on a field not
 /// processed yet when `pending`, else at the document's end. `seen` holds, all clear, a
-/// set of bits per member, (size + 63) / 64 words, and with previous names three more.
+/// set of bits per member, (size + 63) / 64 words, and with previous names three more;
+/// `addresses` has room for `size` pointers.
 void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t read, bool pending,
-                      std::uint64_t* seen);
+                      std::uint64_t* seen, void** addresses);
 
 template <class T, bool Root>
 struct record_layout {
@@ -284,12 +303,11 @@ struct record_layout {
     codec<Keeper>::keep(it, boost::pfr::get<traits::extra_index>(*static_cast<T*>(out)));
   }
   static void reset(std::size_t index, void* out) { reset_member<T>(index, *static_cast<T*>(out)); }
-  static void* member(void* out, std::size_t index) {
-    void* found = nullptr;
+  static void addresses(void* out, void** into) {
+    T& record = *static_cast<T*>(out);
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (void)((index == I ? (found = &boost::pfr::get<I>(*static_cast<T*>(out)), true) : false) || ...);
+      ((into[I] = std::addressof(boost::pfr::get<I>(record))), ...);
     }(std::make_index_sequence<traits::size>{});
-    return found;
   }
   static constexpr auto keep_function() {
     void (*function)(const bson_iter_t&, void*) = nullptr;
@@ -310,7 +328,7 @@ struct record_layout {
       traits::has_previous_names ? traits::previous_names.data() : nullptr,
       traits::writes_previous.data(),
       traits::decoders.data(),
-      &member,
+      &addresses,
       is_strict<T>,
       Root && has_schema_versions<T>,
       keep_function(),
@@ -356,7 +374,9 @@ void decode_members(bson_iter_t& it, T& out) {
   if (state == ended && expected == size) return;
   // Any other order, unknown fields, fields after the last member, missing fields.
   std::array<std::uint64_t, (traits::has_previous_names ? 4 : 1) * ((size + 63) / 64)> seen{};
-  detail::decode_unordered(it, &out, detail::record_layout<T, Root>::value, expected, state != ended, seen.data());
+  std::array<void*, size> addresses;
+  detail::decode_unordered(it, &out, detail::record_layout<T, Root>::value, expected, state != ended, seen.data(),
+                           addresses.data());
 }
 
 // Plain structs: a BSON sub-document. (A type that happens to be an aggregate but is

@@ -32,10 +32,10 @@
 #include <odm/join/join.hpp>
 #include <odm/query/expression.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <memory>
 #include <vector>
 
 namespace odm::detail::trees {
