@@ -367,6 +367,7 @@ constexpr BenchCase<Inputs> cases[] = {
     {"decode_product_handwritten_plain", plain<decode_product_handwritten_case>},
     {"encode_flat_handwritten_plain", plain<encode_flat_handwritten_case>},
     {"decode_flat_handwritten_plain", plain<decode_flat_handwritten_case>},
+    {"decode_flat_reversed_handwritten_plain", plain<decode_flat_reversed_handwritten_case>},
     {"encode_product_odm", encode_product_odm},
     {"encode_product_handwritten", encode_product_handwritten_case},
     {"decode_product_odm", decode_product_odm},
