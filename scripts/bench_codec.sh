@@ -82,7 +82,7 @@ table=$(
     "odm ns" "hand ns" ratio
   for workload in $workloads; do
     if ! "$bin" --list-cases | grep -qx "${workload}_odm"; then
-      printf '%-20s %14s\n' "$workload" "(not built: odm/fields/money.hpp missing)"
+      printf '%-20s %14s\n' "$workload" "(not a case of this build: odm/fields/money.hpp missing, or an older tree)"
       continue
     fi
     odm=$(per_op "${workload}_odm")
