@@ -186,10 +186,11 @@ inline constexpr bool keeps_unknown_fields = record_traits<T, true>::extra_index
 
 }  // namespace detail
 
-/// Appends T's members to `document` (which is open for appending). `Root` says whether
-/// `document` is a whole document (where `id` is stored as `_id`) or an embedded one.
+namespace detail {
+
+/// encode_members' body (record_code compiles it).
 template <bool Root, reflectable T>
-void encode_members(bson_t* document, const T& value) {
+inline void encode_record(bson_t* document, const T& value) {
   using traits = detail::record_traits<T, Root>;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (
@@ -210,8 +211,6 @@ void encode_members(bson_t* document, const T& value) {
         ...);
   }(std::make_index_sequence<traits::size>{});
 }
-
-namespace detail {
 
 /// `key` is member I's stored name. The name's length is a compile-time constant, so the
 /// memcmp is expanded inline (a runtime length makes it a libc call).
@@ -336,11 +335,9 @@ struct record_layout {
   };
 };
 
-}  // namespace detail
-
-/// Reads the fields `it` iterates (a document's top level or a sub-document) into `out`.
+/// decode_members' body (record_code compiles it).
 template <bool Root, reflectable T>
-void decode_members(bson_iter_t& it, T& out) {
+inline void decode_record(bson_iter_t& it, T& out) {
   using traits = detail::record_traits<T, Root>;
   constexpr std::size_t size = traits::size;
   // Members [0, expected) are read (or, the odm::Extra member, passed).
@@ -377,6 +374,60 @@ void decode_members(bson_iter_t& it, T& out) {
   std::array<void*, size> addresses;
   detail::decode_unordered(it, &out, detail::record_layout<T, Root>::value, expected, state != ended, seen.data(),
                            addresses.data());
+}
+
+}  // namespace detail
+
+/// The compiled code of T's mapping: its encoder and decoder, as a whole document and as
+/// an embedded one. Every file that encodes or decodes a T compiles them, unless the
+/// program compiles them once: a header declares, after T,
+///   extern template struct odm::record_code<T>;
+/// and one source file of the program defines them:
+///   template struct odm::record_code<T>;
+/// (see the README's "Compiling a model once"). The functions are defined outside the class
+/// so that the declaration keeps other files from compiling them.
+template <reflectable T>
+struct record_code {
+  static void encode_document(bson_t* document, const T& value);
+  static void encode_embedded(bson_t* document, const T& value);
+  static void decode_document(bson_iter_t& it, T& out);
+  static void decode_embedded(bson_iter_t& it, T& out);
+};
+
+template <reflectable T>
+void record_code<T>::encode_document(bson_t* document, const T& value) {
+  detail::encode_record<true>(document, value);
+}
+template <reflectable T>
+void record_code<T>::encode_embedded(bson_t* document, const T& value) {
+  detail::encode_record<false>(document, value);
+}
+template <reflectable T>
+void record_code<T>::decode_document(bson_iter_t& it, T& out) {
+  detail::decode_record<true>(it, out);
+}
+template <reflectable T>
+void record_code<T>::decode_embedded(bson_iter_t& it, T& out) {
+  detail::decode_record<false>(it, out);
+}
+
+/// Appends T's members to `document` (which is open for appending). `Root` says whether
+/// `document` is a whole document (where `id` is stored as `_id`) or an embedded one.
+template <bool Root, reflectable T>
+inline void encode_members(bson_t* document, const T& value) {
+  if constexpr (Root)
+    record_code<T>::encode_document(document, value);
+  else
+    record_code<T>::encode_embedded(document, value);
+}
+
+/// Reads the fields `it` iterates (a document's top level or a sub-document) into `out`.
+template <bool Root, reflectable T>
+inline void decode_members(bson_iter_t& it, T& out) {
+  if constexpr (Root)
+    record_code<T>::decode_document(it, out);
+  else
+    record_code<T>::decode_embedded(it, out);
 }
 
 // Plain structs: a BSON sub-document. (A type that happens to be an aggregate but is
