@@ -16,7 +16,8 @@
 #        core      a file holding only `#include <odm/core.hpp>` (the codec without the driver)
 #        service_records_elsewhere  the service at -O2 with its models' codecs compiled
 #                         in another file (-DODM_COMPILE_COST_RECORDS_ELSEWHERE: models.hpp
-#                         declares `extern template struct odm::record_code<...>`), and
+#                         declares `extern template struct odm::document_code<...>` and
+#                         `odm::embedded_code<...>`), and
 #        records          that other file (benchmarks/compile_cost/records.cpp) at -O2;
 #        and, with g++, two bounds of what the service can cost at -O2:
 #        service_syntax   the service with -fsyntax-only: parsing and instantiating, no code;

@@ -3,8 +3,9 @@
 // of several files keeps them.
 //
 // With ODM_COMPILE_COST_RECORDS_ELSEWHERE defined, the header also declares their codecs
-// compiled in another file (records.cpp, which defines them): odm::record_code, the README's
-// "Compiling a model once". scripts/bench_compile.sh measures service.cpp both ways.
+// compiled in another file (records.cpp, which defines them): odm::document_code and
+// odm::embedded_code, the README's "Compiling a model once". scripts/bench_compile.sh
+// measures service.cpp both ways.
 #include <odm/odm.hpp>
 
 #include <chrono>
@@ -159,15 +160,18 @@ struct ProductHeader {
 }  // namespace shop
 
 #ifdef ODM_COMPILE_COST_RECORDS_ELSEWHERE
-extern template struct odm::record_code<shop::Address>;
-extern template struct odm::record_code<shop::Publisher>;
-extern template struct odm::record_code<shop::Contribution>;
-extern template struct odm::record_code<shop::Author>;
-extern template struct odm::record_code<shop::Book>;
-extern template struct odm::record_code<shop::BookSummary>;
-extern template struct odm::record_code<shop::Category>;
-extern template struct odm::record_code<shop::Review>;
-extern template struct odm::record_code<shop::Dimensions>;
-extern template struct odm::record_code<shop::Product>;
-extern template struct odm::record_code<shop::ProductHeader>;
+// Stored as documents (models and projections):
+extern template struct odm::document_code<shop::Publisher>;
+extern template struct odm::document_code<shop::Author>;
+extern template struct odm::document_code<shop::Book>;
+extern template struct odm::document_code<shop::BookSummary>;
+extern template struct odm::document_code<shop::Category>;
+extern template struct odm::document_code<shop::Review>;
+extern template struct odm::document_code<shop::Product>;
+extern template struct odm::document_code<shop::ProductHeader>;
+// Stored inside them (a Review also inside a Product, its newest ten):
+extern template struct odm::embedded_code<shop::Address>;
+extern template struct odm::embedded_code<shop::Contribution>;
+extern template struct odm::embedded_code<shop::Review>;
+extern template struct odm::embedded_code<shop::Dimensions>;
 #endif

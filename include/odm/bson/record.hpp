@@ -188,7 +188,7 @@ inline constexpr bool keeps_unknown_fields = record_traits<T, true>::extra_index
 
 namespace detail {
 
-/// encode_members' body (record_code compiles it).
+/// encode_members' body (document_code and embedded_code compile it).
 template <bool Root, reflectable T>
 inline void encode_record(bson_t* document, const T& value) {
   using traits = detail::record_traits<T, Root>;
@@ -335,7 +335,7 @@ struct record_layout {
   };
 };
 
-/// decode_members' body (record_code compiles it).
+/// decode_members' body (document_code and embedded_code compile it).
 template <bool Root, reflectable T>
 inline void decode_record(bson_iter_t& it, T& out) {
   using traits = detail::record_traits<T, Root>;
@@ -378,36 +378,44 @@ inline void decode_record(bson_iter_t& it, T& out) {
 
 }  // namespace detail
 
-/// The compiled code of T's mapping: its encoder and decoder, as a whole document and as
-/// an embedded one. Every file that encodes or decodes a T compiles them, unless the
-/// program compiles them once: a header declares, after T,
-///   extern template struct odm::record_code<T>;
+/// The compiled code of T's mapping as a whole document (document_code: `id` stored as
+/// `_id`) and as a document embedded in another (embedded_code). Every file that encodes
+/// or decodes a T compiles them, unless the program compiles them once: a header declares,
+/// after T, the level(s) T is stored at,
+///   extern template struct odm::document_code<T>;   // a model, a projection
+///   extern template struct odm::embedded_code<T>;   // a struct stored inside another
 /// and one source file of the program defines them:
-///   template struct odm::record_code<T>;
-/// (see the README's "Compiling a model once"). The functions are defined outside the class
-/// so that the declaration keeps other files from compiling them.
+///   template struct odm::document_code<T>;
+/// (the README's "Compiling a model once"). One class per level, because a struct's names
+/// are checked for the level it is used at: a model whose old name is "id"
+/// (odm::renamed_from) is fine as a document, where `id` is `_id`, and refused embedded.
+/// The functions are defined outside the class so that the declaration keeps other files
+/// from compiling them.
 template <reflectable T>
-struct record_code {
-  static void encode_document(bson_t* document, const T& value);
-  static void encode_embedded(bson_t* document, const T& value);
-  static void decode_document(bson_iter_t& it, T& out);
-  static void decode_embedded(bson_iter_t& it, T& out);
+struct document_code {
+  static void encode(bson_t* document, const T& value);
+  static void decode(bson_iter_t& it, T& out);
+};
+template <reflectable T>
+struct embedded_code {
+  static void encode(bson_t* document, const T& value);
+  static void decode(bson_iter_t& it, T& out);
 };
 
 template <reflectable T>
-void record_code<T>::encode_document(bson_t* document, const T& value) {
+void document_code<T>::encode(bson_t* document, const T& value) {
   detail::encode_record<true>(document, value);
 }
 template <reflectable T>
-void record_code<T>::encode_embedded(bson_t* document, const T& value) {
-  detail::encode_record<false>(document, value);
-}
-template <reflectable T>
-void record_code<T>::decode_document(bson_iter_t& it, T& out) {
+void document_code<T>::decode(bson_iter_t& it, T& out) {
   detail::decode_record<true>(it, out);
 }
 template <reflectable T>
-void record_code<T>::decode_embedded(bson_iter_t& it, T& out) {
+void embedded_code<T>::encode(bson_t* document, const T& value) {
+  detail::encode_record<false>(document, value);
+}
+template <reflectable T>
+void embedded_code<T>::decode(bson_iter_t& it, T& out) {
   detail::decode_record<false>(it, out);
 }
 
@@ -416,18 +424,18 @@ void record_code<T>::decode_embedded(bson_iter_t& it, T& out) {
 template <bool Root, reflectable T>
 inline void encode_members(bson_t* document, const T& value) {
   if constexpr (Root)
-    record_code<T>::encode_document(document, value);
+    document_code<T>::encode(document, value);
   else
-    record_code<T>::encode_embedded(document, value);
+    embedded_code<T>::encode(document, value);
 }
 
 /// Reads the fields `it` iterates (a document's top level or a sub-document) into `out`.
 template <bool Root, reflectable T>
 inline void decode_members(bson_iter_t& it, T& out) {
   if constexpr (Root)
-    record_code<T>::decode_document(it, out);
+    document_code<T>::decode(it, out);
   else
-    record_code<T>::decode_embedded(it, out);
+    embedded_code<T>::decode(it, out);
 }
 
 // Plain structs: a BSON sub-document. (A type that happens to be an aggregate but is

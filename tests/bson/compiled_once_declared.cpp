@@ -1,9 +1,9 @@
-// Compiled on its own (target odm_record_code_declared) for record_code_check.cmake: a file
-// that encodes and decodes an Order, whose codecs record_code_models.hpp declares compiled
-// elsewhere, and a Parcel, whose codecs it compiles itself.
-#include "bson/record_code_models.hpp"
+// Compiled on its own (target odm_compiled_once_declared) for compiled_once_check.cmake: a
+// file that encodes and decodes an Order, whose codecs compiled_once_models.hpp declares
+// compiled elsewhere, and a Parcel, whose codecs it compiles itself.
+#include "bson/compiled_once_models.hpp"
 
-namespace record_code_test {
+namespace compiled_once_test {
 
 struct Parcel {
   std::string label;
@@ -15,4 +15,4 @@ Order decode_order(const odm::Document& document) { return odm::from_bson<Order>
 odm::Document encode_parcel(const Parcel& parcel) { return odm::to_bson(parcel); }
 Parcel decode_parcel(const odm::Document& document) { return odm::from_bson<Parcel>(document); }
 
-}  // namespace record_code_test
+}  // namespace compiled_once_test

@@ -1,15 +1,16 @@
-// Models whose codecs are compiled once, in another file (odm::record_code, README
-// "Compiling a model once"): this file only declares them (record_code_models.hpp), and
-// encodes and decodes exactly as a file that compiles its own.
+// Models whose codecs are compiled once, in another file (odm::document_code and
+// odm::embedded_code, README "Compiling a model once"): this file only declares them
+// (compiled_once_models.hpp), and encodes and decodes exactly as a file that compiles its
+// own.
 
-#include "bson/record_code_models.hpp"
+#include "bson/compiled_once_models.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace record_code_test {
+namespace compiled_once_test {
 namespace {
 
 using odm_test::canonical;
@@ -18,7 +19,7 @@ using odm_test::decode_error;
 const Order kOrder{7, "Ada", {{"pen", 2, std::nullopt}, {"ink", 1, "blue"}}, {}};
 
 /// Not declared elsewhere: compiled here, with an Order and Lines inside it, whose codecs
-/// come from record_code_instances.cpp.
+/// come from compiled_once_instances.cpp.
 struct Shipment {
   std::string carrier;
   Order order;
@@ -26,7 +27,7 @@ struct Shipment {
   friend bool operator==(const Shipment&, const Shipment&) = default;
 };
 
-TEST(RecordCode, AModelCompiledElsewhereEncodesAndDecodesAsAnyOther) {
+TEST(CompiledOnce, AModelCompiledElsewhereEncodesAndDecodesAsAnyOther) {
   const odm::Document document = odm::to_bson(kOrder);
   // `customer` is written under its older name too while odm::renamed_from says so.
   EXPECT_EQ(canonical(document), canonical(R"({"_id": {"$numberLong": "7"}, "customer": "Ada", "buyer": "Ada",
@@ -35,7 +36,7 @@ TEST(RecordCode, AModelCompiledElsewhereEncodesAndDecodesAsAnyOther) {
   EXPECT_EQ(odm::from_bson<Order>(document), kOrder);
 }
 
-TEST(RecordCode, EmbeddedInAStructCompiledHere) {
+TEST(CompiledOnce, EmbeddedInAStructCompiledHere) {
   const Shipment shipment{"post", kOrder, {{"box", 1, std::nullopt}}};
   const odm::Document document = odm::to_bson(shipment);
   // Embedded, the order keeps `id` under its own name: only a whole document has `_id`.
@@ -47,7 +48,7 @@ TEST(RecordCode, EmbeddedInAStructCompiledHere) {
   EXPECT_EQ(odm::from_bson<Shipment>(document), shipment);
 }
 
-TEST(RecordCode, AnyOrderUnknownFieldsRenamesAndErrors) {
+TEST(CompiledOnce, AnyOrderUnknownFieldsRenamesAndErrors) {
   // Another order, an old name, unknown fields kept by the Extra member.
   const Order read = odm::from_bson<Order>(odm_test::doc_from_json(
       R"({"lines": [{"quantity": 3, "sku": "cap"}], "shelf": "B2", "buyer": "Grace", "_id": 9})"));
@@ -64,4 +65,4 @@ TEST(RecordCode, AnyOrderUnknownFieldsRenamesAndErrors) {
 }
 
 }  // namespace
-}  // namespace record_code_test
+}  // namespace compiled_once_test
