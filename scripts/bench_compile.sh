@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What compiling code written on odm costs: CPU time and peak memory of the compiler.
 #
-#   scripts/bench_compile.sh [--examples [--baseline-sources]] [--baseline TREE] [BUILD_DIR] [RUNS]
+#   scripts/bench_compile.sh [--examples [--baseline-sources] | --pch] [--baseline TREE] [BUILD_DIR] [RUNS]
 #
 # 1. configures a RelWithDebInfo tree in BUILD_DIR (default: build-bench-compile; the
 #    project's default build type) and takes each subject's compile command from its
@@ -29,6 +29,10 @@
 #                         not link; it is the floor that changes to templates alone approach;
 #      with --examples, every program in examples/, at the -O level the build uses (-O2),
 #      and their sum;
+#      with --pch, what precompiling <odm/odm.hpp> saves (the README's recipe,
+#      target_precompile_headers): at -O0 and -O2, `pch` (making the precompiled header,
+#      once per target), the service without it and with it (`service_pch`), and likewise
+#      examples/order_line_items.cpp (`example`, `example_pch`, with the service's flags);
 # 3. prints, per subject and level, the medians of user+sys CPU seconds and of the maximum
 #    resident set size that /usr/bin/time reports (CPU time and memory vary far less with
 #    the machine's load than wall-clock time does).
@@ -46,14 +50,16 @@
 set -euo pipefail
 
 examples=0
+pch=0
 baseline=
 baseline_sources=0
 while (($#)); do
   case "$1" in
     --examples) examples=1; shift ;;
+    --pch) pch=1; shift ;;
     --baseline-sources) baseline_sources=1; shift ;;
     --baseline) baseline=$(cd "$2" && pwd); shift 2 ;;
-    -*) echo "usage: $0 [--examples [--baseline-sources]] [--baseline TREE] [BUILD_DIR] [RUNS]" >&2; exit 2 ;;
+    -*) echo "usage: $0 [--examples [--baseline-sources] | --pch] [--baseline TREE] [BUILD_DIR] [RUNS]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
@@ -111,6 +117,10 @@ if ((examples)); then
   for file in "$examples_from"/examples/*.cpp; do
     subjects+=("$(basename "$file" .cpp)|examples/$(basename "$file")|-O2")
   done
+elif ((pch)); then
+  subjects+=("pch|@pch|-O0 -O2" "service|benchmarks/compile_cost/service.cpp|-O0 -O2"
+    "service_pch|benchmarks/compile_cost/service.cpp|-O0 -O2|@pch"
+    "example|examples/order_line_items.cpp|-O0 -O2" "example_pch|examples/order_line_items.cpp|-O0 -O2|@pch")
 else
   subjects+=("service|benchmarks/compile_cost/service.cpp|-O0 -O2" "umbrella|@umbrella|-O0 -O2")
   [ -f "$src/include/odm/core.hpp" ] && subjects+=("core|@core|-O0 -O2")
@@ -139,9 +149,21 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 # Compiles one subject of one tree once; appends "cpu rss_mb" to the file RESULTS.
 # Returns 1 when the tree has no such subject.
 measure() {  # source tree, build tree, subject path, level, results file, extra flags
-  local tree_src=$1 tree_build=$2 path=$3 level=$4 file extra
+  local tree_src=$1 tree_build=$2 path=$3 level=$4 file extra output=$2/compile_cost/subject.o
+  local pch_header=$tree_build/compile_cost/pch$level/odm_pch.hpp
   read -r -a extra <<<"${6:-}"
-  if [[ "$path" == @* ]]; then
+  # --pch: the header made into $pch_header.gch (level by level: the flags must match), and
+  # the subjects that use it, as CMake's target_precompile_headers does (-include).
+  [[ "${extra[*]}" == @pch ]] && extra=(-include "$pch_header" -Winvalid-pch)
+  if [[ "$path" == @pch ]]; then
+    mkdir -p "${pch_header%/*}"
+    echo '#include <odm/odm.hpp>' >"$pch_header"
+    file=$pch_header output=$pch_header.gch extra=(-x c++-header)
+    compile_command "$tree_build" benchmarks/compile_cost/service.cpp || return 1
+  elif [[ "$path" == examples/* ]] && ((!examples)); then  # an example with the service's flags
+    file=$tree_src/$path
+    compile_command "$tree_build" benchmarks/compile_cost/service.cpp || return 1
+  elif [[ "$path" == @* ]]; then
     file=$tree_build/compile_cost/${path#@}.cpp
     [ -f "$tree_src/include/odm/${path#@}.hpp" ] || [ "${path#@}" = umbrella ] || return 1
     compile_command "$tree_build" benchmarks/compile_cost/service.cpp || return 1
@@ -152,9 +174,14 @@ measure() {  # source tree, build tree, subject path, level, results file, extra
     compile_command "$tree_build" "$path" || return 1
   fi
   if ! /usr/bin/time -f '%U %S %M' -o "$tree_build/compile_cost/time.txt" \
-    "$compiler" "${flags[@]}" "$level" "${extra[@]}" -c "$file" -o "$tree_build/compile_cost/subject.o" 2>/dev/null; then
+    "$compiler" "${flags[@]}" "$level" "${extra[@]}" -c "$file" -o "$output" 2>"$tree_build/compile_cost/stderr.txt"; then
     echo "$path does not compile in $tree_src: left out" >&2
     rm -f "$5"
+    return 1
+  fi
+  if grep -q 'not using\|invalid' "$tree_build/compile_cost/stderr.txt"; then  # -Winvalid-pch
+    echo "$path: the precompiled header was not used:" >&2
+    cat "$tree_build/compile_cost/stderr.txt" >&2
     return 1
   fi
   local user sys kb

@@ -30,15 +30,40 @@ cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWit
   -DODM_WARNINGS_AS_ERRORS=ON -DODM_BUILD_TESTS=OFF -DODM_BUILD_EXAMPLES=OFF -DODM_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 
-mkdir -p "$build/artifacts"
-for target in "${targets[@]}"; do
+# The targets run side by side, ODM_JOBS at a time (each libFuzzer process uses one core;
+# with ODM_FUZZ_JOBS, one target at a time); each one's output goes to
+# BUILD_DIR/logs/TARGET.log and is printed when it ends.
+mkdir -p "$build/artifacts" "$build/logs"
+parallel=$jobs
+[[ -n "${ODM_FUZZ_JOBS:-}" ]] && parallel=1
+run_target() {  # target
+  local target=$1 dictionary=()
   mkdir -p "$build/corpus/$target"
-  dictionary=()
   [ -f "tests/fuzz/$target.dict" ] && dictionary=(-dict="tests/fuzz/$target.dict")
-  echo "== $target: ${seconds}s"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$build/tests/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$build/artifacts/$target-" "${dictionary[@]}" \
     ${ODM_FUZZ_JOBS:+-jobs="$ODM_FUZZ_JOBS" -workers="$ODM_FUZZ_JOBS"} \
-    "$build/corpus/$target" "tests/fuzz/corpus/$target"
+    "$build/corpus/$target" "tests/fuzz/corpus/$target" >"$build/logs/$target.log" 2>&1
+}
+report() {  # target, status
+  echo "== $1: ${seconds}s ($([[ $2 == 0 ]] && echo passed || echo "FAILED, status $2"))"
+  cat "$build/logs/$1.log"
+}
+declare -A pids=()
+failed=0
+finish_one() {  # waits for any running target and reports it
+  local pid status=0 target
+  wait -n -p pid "${!pids[@]}" || status=$?
+  target=${pids[$pid]}
+  unset "pids[$pid]"
+  report "$target" "$status"
+  ((status == 0)) || failed=1
+}
+for target in "${targets[@]}"; do
+  ((${#pids[@]} < parallel)) || finish_one
+  run_target "$target" &
+  pids[$!]=$target
 done
+while ((${#pids[@]})); do finish_one; done
+exit "$failed"

@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -37,6 +38,14 @@ inline std::string single_host(const std::string& uri) {
   return hosts;
 }
 
+/// tests/server/fault_proxy.py, as CTest names it in ODM_FAULT_PROXY_SCRIPT (an environment
+/// variable rather than a compiled-in path, so that the test objects do not depend on
+/// where the checkout is and a compiler cache shares them between clones).
+inline std::string fault_proxy_script() {
+  const char* script = std::getenv("ODM_FAULT_PROXY_SCRIPT");
+  return script != nullptr ? script : "";
+}
+
 class FaultProxy {
  public:
   struct Options {
@@ -51,7 +60,13 @@ class FaultProxy {
     port_file_ = ::testing::TempDir() + "odm_fault_proxy_" + std::to_string(::getpid()) + "_" +
                  std::to_string(++serial()) + ".port";
     std::remove(port_file_.c_str());
-    std::vector<std::string> args = {"/usr/bin/python3", ODM_FAULT_PROXY_SCRIPT, "--upstream", upstream,
+    const std::string script = fault_proxy_script();
+    if (script.empty()) {
+      ADD_FAILURE() << "ODM_FAULT_PROXY_SCRIPT is not set: run the integration tests with ctest, or set it to "
+                       "tests/server/fault_proxy.py";
+      return;
+    }
+    std::vector<std::string> args = {"/usr/bin/python3", script, "--upstream", upstream,
                                      "--port-file", port_file_, "--fault", options.fault,
                                      "--after", std::to_string(options.after)};
     if (!options.commands.empty()) args.insert(args.end(), {"--commands", options.commands});
@@ -75,7 +90,7 @@ class FaultProxy {
     stdin_ = fds[1];
     if (spawned != 0) {
       pid_ = -1;
-      ADD_FAILURE() << "cannot start " << ODM_FAULT_PROXY_SCRIPT;
+      ADD_FAILURE() << "cannot start " << script;
       return;
     }
     // Wait for the port, with a limit.
