@@ -12,6 +12,7 @@ packages=(
   libboost1.81-dev                             # Boost.PFR and Boost.Multiprecision (1.74 has no PFR)
   libgtest-dev libbenchmark-dev                # GoogleTest, Google Benchmark
   time                                         # /usr/bin/time for scripts/bench_compile.sh
+  ccache                                       # the compiler cache every build uses (scripts/build_env.sh)
   python3-mockupdb python3-mongomock python3-pymongo   # the wire-protocol test server
 )
 for arg in "$@"; do
