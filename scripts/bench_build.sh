@@ -12,7 +12,8 @@
 #     fresh machine, the default) or the one this machine's builds left (--warm: the
 #     default cache, as for CI after a developer's session on the same machine), and
 #     keeps its wall time, the stages' wall and CPU times (build/logs/stages.tsv, written
-#     by scripts/test.sh) and ccache's hits and misses;
+#     by scripts/test.sh) and ccache's hits and misses during the run (counted from its
+#     statistics, which are not reset: with --warm, other builds at the same time count);
 #  3. unless --no-edits, in that clone's g++ tree, for include/odm/driver/collection.hpp
 #     and include/odm/bson/record.hpp each: the time from touching the header (a new
 #     mtime, the same text) and, separately, from editing it (one declaration appended,
@@ -31,16 +32,22 @@ while (($#)); do
     --cold) mode=cold; shift ;;
     --warm) mode=warm; shift ;;
     --commit) rev=$2; shift 2 ;;
-    --runs) runs=$2; shift 2 ;;
+    --runs) runs=${2:-}; shift $(( $# < 2 ? $# : 2 )) ;;
     --no-edits) edits=0; shift ;;
     -*) echo "usage: $0 [--cold | --warm] [--commit REV] [--runs N] [--no-edits] [WORK_DIR]" >&2; exit 2 ;;
     *) break ;;
   esac
 done
+if ! [[ "$runs" =~ ^[1-9][0-9]*$ ]]; then
+  echo "bench_build.sh: --runs takes a positive number of runs, not '$runs'" >&2
+  exit 2
+fi
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/odm-bench-build}
-commit=$(git -C "$src" rev-parse "$rev")
+commit=$(git -C "$src" rev-parse --verify "$rev^{commit}")
 mkdir -p "$work"
+work=$(cd "$work" && pwd)  # the runs cd into their clones
+warm_cache=${CCACHE_DIR:-}  # --warm: the cache this machine's builds use
 report=$work/report.tsv
 printf 'run\tmeasure\tseconds\n' > "$report"
 
@@ -48,11 +55,20 @@ now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }'; }
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$report"; }
 
+# ccache's hits and misses so far (its statistics are not reset: other builds may run).
+ccache_counts() {
+  command -v ccache >/dev/null || { echo "0 0"; return; }
+  ccache --print-stats | awk -F'\t' '
+    $1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { hits += $2 }
+    $1 == "cache_miss" { misses = $2 } END { print hits + 0, misses + 0 }'
+}
+
 # Builds the unit tests and runs them in the clone's g++ tree; prints the seconds taken.
 unit_loop() {  # clone
   local t0
   t0=$(now)
-  (cd "$1" && source scripts/build_env.sh && cmake --build build/gcc --target odm_unit_tests -j"$(nproc)" >/dev/null &&
+  (cd "$1" && source scripts/build_env.sh &&
+     cmake --build build/gcc --target odm_unit_tests odm_compiled_once_declared -j"$(nproc)" >/dev/null &&
      ctest --test-dir build/gcc -L unit -j"$(nproc)" >/dev/null) || { echo "the unit tests failed in $1" >&2; return 1; }
   elapsed "$t0"
 }
@@ -64,10 +80,12 @@ for ((k = 1; k <= runs; k++)); do
   git -C "$clone" checkout -q "$commit"
   if [[ $mode == cold ]]; then
     export CCACHE_DIR=$clone/ccache
+  elif [[ -n "$warm_cache" ]]; then
+    export CCACHE_DIR=$warm_cache
   else
     unset CCACHE_DIR
   fi
-  command -v ccache >/dev/null && ccache -z >/dev/null
+  read -r hits0 misses0 < <(ccache_counts)
   echo "== run $k of $runs: bash .ci/run in $clone ($mode cache), commit ${commit:0:12}"
   t0=$(now)
   if ! (cd "$clone" && CI=true bash .ci/run </dev/null >"$work/run-$k.log" 2>&1); then
@@ -79,21 +97,21 @@ for ((k = 1; k <= runs; k++)); do
     record "$k" "$name (wall)" "$wall"
     record "$k" "$name (cpu)" "$cpu"
   done
-  if command -v ccache >/dev/null; then
-    ccache --print-stats | awk -F'\t' -v k="$k" '
-      $1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { hits += $2 }
-      $1 == "cache_miss" { misses = $2 }
-      END { printf "%s\tccache hits\t%d\n%s\tccache misses\t%d\n%s\tccache hit rate %%\t%.0f\n",
-                   k, hits, k, misses, k, (hits + misses) ? 100 * hits / (hits + misses) : 0 }' >> "$report"
-  fi
+  read -r hits misses < <(ccache_counts)
+  hits=$((hits - hits0)) misses=$((misses - misses0))
+  record "$k" "ccache hits" "$hits"
+  record "$k" "ccache misses" "$misses"
+  record "$k" "ccache hit rate %" "$(( hits + misses ? 100 * hits / (hits + misses) : 0 ))"
 
   if ((edits)); then
     for header in include/odm/driver/collection.hpp include/odm/bson/record.hpp; do
       touch "$clone/$header"
-      record "$k" "touch $header -> unit tests" "$(unit_loop "$clone")"
+      seconds=$(unit_loop "$clone") || exit 1
+      record "$k" "touch $header -> unit tests" "$seconds"
       cp "$clone/$header" "$work/header.orig"
       printf '\nnamespace odm::detail { inline constexpr int bench_build_edit_%s = %s; }\n' "$k" "$RANDOM" >> "$clone/$header"
-      record "$k" "edit $header -> unit tests" "$(unit_loop "$clone")"
+      seconds=$(unit_loop "$clone") || exit 1
+      record "$k" "edit $header -> unit tests" "$seconds"
       cp "$work/header.orig" "$clone/$header"
     done
   fi

@@ -68,6 +68,10 @@ build=${1:-build-bench-compile}
 runs=${2:-3}
 cxx=${CXX:-g++}
 
+if ((pch && examples)); then
+  echo "bench_compile.sh: --pch and --examples are two different measurements: give one" >&2
+  exit 2
+fi
 if ((baseline_sources)) && { ((!examples)) || [ -z "$baseline" ]; }; then
   echo "bench_compile.sh: --baseline-sources measures the baseline's examples: give --examples and --baseline" >&2
   exit 2
@@ -154,7 +158,11 @@ measure() {  # source tree, build tree, subject path, level, results file, extra
   read -r -a extra <<<"${6:-}"
   # --pch: the header made into $pch_header.gch (level by level: the flags must match), and
   # the subjects that use it, as CMake's target_precompile_headers does (-include).
-  [[ "${extra[*]}" == @pch ]] && extra=(-include "$pch_header" -Winvalid-pch)
+  local uses_pch=0
+  if [[ "${extra[*]}" == @pch ]]; then
+    [ -f "$pch_header.gch" ] || { echo "$path: no precompiled header $pch_header.gch (its subject failed)" >&2; return 1; }
+    extra=(-include "$pch_header" -Winvalid-pch) uses_pch=1
+  fi
   if [[ "$path" == @pch ]]; then
     mkdir -p "${pch_header%/*}"
     echo '#include <odm/odm.hpp>' >"$pch_header"
@@ -179,7 +187,7 @@ measure() {  # source tree, build tree, subject path, level, results file, extra
     rm -f "$5"
     return 1
   fi
-  if grep -q 'not using\|invalid' "$tree_build/compile_cost/stderr.txt"; then  # -Winvalid-pch
+  if ((uses_pch)) && grep -q 'not using\|invalid' "$tree_build/compile_cost/stderr.txt"; then  # -Winvalid-pch
     echo "$path: the precompiled header was not used:" >&2
     cat "$tree_build/compile_cost/stderr.txt" >&2
     return 1

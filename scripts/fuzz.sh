@@ -26,7 +26,10 @@ targets=("$@")
 ((${#targets[@]})) || targets=(fuzz_from_bson fuzz_from_json fuzz_document_json fuzz_decimal)
 jobs=${ODM_JOBS:-$(nproc)}
 
+source scripts/build_env.sh
+# RelWithDebInfo: a crash's stack names files and lines.
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DODM_BUILD_FUZZERS=ON \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g $ODM_DEBUG_PREFIX_MAP -DNDEBUG" "${ODM_LAUNCHER_ARGS[@]}" \
   -DODM_WARNINGS_AS_ERRORS=ON -DODM_BUILD_TESTS=OFF -DODM_BUILD_EXAMPLES=OFF -DODM_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 

@@ -49,7 +49,7 @@ stage() {  # name: ends the stage before, if any, and starts this one ("" ends t
 configure_and_build() {  # dir, targets ("" for all), extra cmake args...
   local dir=$1 targets=$2; shift 2
   stage "$dir: build"
-  cmake -S . -B "$root/$dir" -DODM_WARNINGS_AS_ERRORS=ON "$@" >/dev/null
+  cmake -S . -B "$root/$dir" -DODM_WARNINGS_AS_ERRORS=ON "${ODM_LAUNCHER_ARGS[@]}" "$@" >/dev/null
   # shellcheck disable=SC2086  # the targets are words
   cmake --build "$root/$dir" -j"$jobs" ${targets:+--target $targets}
 }
@@ -88,9 +88,14 @@ run_ctest "g++, full suite, odm test server" gcc
 
 echo "== clang++ 14: build and unit tests"
 # Debug without debug information: assertions on, unoptimized, and the other compiler's
-# diagnostics are what this tree is for.
+# diagnostics are what this tree is for. With ccache, no precompiled headers: CMake hands
+# clang its precompiled header by an absolute path behind -Xclang, which ccache does not
+# make relative, and with a timestamp of its own, so no object using it would ever be
+# shared with another clone or another build of the header.
+clang_pch=()
+[[ -n "$ODM_CCACHE_LAUNCHER" ]] && clang_pch=(-DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON)
 configure_and_build clang "$unit_targets odm_header_checks" -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DODM_BUILD_BENCHMARKS=OFF
+  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DODM_BUILD_BENCHMARKS=OFF "${clang_pch[@]}"
 run_ctest "clang++ 14, unit tests" clang -L unit
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer: unit and integration tests (odm test server)"
@@ -137,7 +142,7 @@ awk -F'\t' '{ printf "%-64s %8s %8s\n", $1, $2, $3 }' "$root/logs/stages.tsv"
 if [[ -n "$ODM_CCACHE_LAUNCHER" ]]; then
   echo "== ccache: $(ccache --print-stats 2>/dev/null | awk -F'\t' '
     $1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { hits += $2 }
-    $1 == "cache_miss" { misses = $2 } END { printf "%d hits, %d misses so far (ccache -z resets)", hits, misses }')"
+    $1 == "cache_miss" { misses = $2 } END { printf "%d hits, %d misses since its statistics were last reset (ccache -z)", hits, misses }')"
 fi
 
 echo "== summary ($((SECONDS - start)) s; logs in $root/logs)"
