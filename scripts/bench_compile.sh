@@ -100,7 +100,7 @@ compile_command() {  # build tree, source path ending
   [ -n "$command" ] || return 1
   local words
   read -r -a words <<<"$command"
-  [[ "${words[0]}" == *ccache ]] && words=("${words[@]:1}")
+  [[ "${words[0]}" == *ccache || "${words[0]}" == *ccache-launcher.sh ]] && words=("${words[@]:1}")
   compiler=${words[0]}
   flags=()
   for word in "${words[@]:1}"; do

@@ -18,8 +18,8 @@
 odm_checkout=$PWD  # the path CMake sees (-S .), symbolic links and all
 ODM_CCACHE_LAUNCHER=
 if [[ "${ODM_CCACHE:-1}" != 0 ]] && command -v ccache >/dev/null; then
-  ODM_CCACHE_LAUNCHER=ccache
-  export CMAKE_CXX_COMPILER_LAUNCHER=ccache
+  ODM_CCACHE_LAUNCHER=$odm_checkout/scripts/ccache-launcher.sh  # ccache, a stale .gch removed first
+  export CMAKE_CXX_COMPILER_LAUNCHER=$ODM_CCACHE_LAUNCHER
   export CCACHE_BASEDIR=$odm_checkout
   export CCACHE_NOHASHDIR=true
   export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
