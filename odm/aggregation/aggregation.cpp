@@ -61,7 +61,7 @@ void put_field_reference(StageList& out, std::string_view key, const PathNames& 
 
 Document either_name_value(const PathNames& names) {
   // What put_field_reference writes for a renamed member, as a value of its own.
-  if (names.previous_root.empty()) throw UsageError("odm: either_name_value of a member that is not renamed");
+  if (names.previous_root.empty()) throw UsageError("either_name_value of a member that is not renamed");
   const auto [previous, current] = old_and_new(names);
   Document value;
   ChildWriter arguments(value.get_mutable(), "$ifNull", ChildWriter::Kind::array);
@@ -254,7 +254,7 @@ void StageList::add_raw(const Document& stage) {
   bson_iter_t it;
   if (!bson_iter_init(&it, stage.get()) || !bson_iter_next(&it) || bson_iter_key(&it)[0] != '$' ||
       bson_iter_next(&it))
-    throw ValueError("odm: a stage written by hand is a document with one field named after the stage ($bucket, "
+    throw ValueError("a stage written by hand is a document with one field named after the stage ($bucket, "
                      "...), not " + [&]() -> std::string {
                        // The stage may be what JSON cannot show (bytes that are not UTF-8, `{$date: 1}`).
                        try {
@@ -348,7 +348,7 @@ void append_facet(bson_t* facets, std::string_view name, const Document& stages)
       if (!BSON_ITER_HOLDS_DOCUMENT(&stage) || !bson_iter_recurse(&stage, &op) || !bson_iter_next(&op)) continue;
       const std::string_view key(bson_iter_key(&op), bson_iter_key_len(&op));
       if (std::find(std::begin(refused), std::end(refused), key) != std::end(refused))
-        throw ValueError("odm: the facet `" + std::string(name) + "` holds a " + std::string(key) +
+        throw ValueError("the facet `" + std::string(name) + "` holds a " + std::string(key) +
                          " stage, which MongoDB does not run inside a $facet");
     }
   }
@@ -368,7 +368,7 @@ void check_currency_in_key(const PathNames& amount, const PathNames* single, std
     return;
   PathNames money = amount;
   --money.depth;
-  throw ValueError("odm: this $group sums or averages the odm::Money `" + money.dotted() +
+  throw ValueError("this $group sums or averages the odm::Money `" + money.dotted() +
                    "` but its key holds the currency of another Money; group by odm::agg::currency of `" +
                    money.dotted() + "`");
 }

@@ -483,6 +483,21 @@ std::string Document::to_json() const {
   return relaxed_fixups(take_json(bson_as_relaxed_extended_json(doc_, nullptr)));
 }
 
+namespace detail {
+std::string field_json(const Document& document, std::string_view key) {
+  bson_iter_t it;
+  if (!bson_iter_init_find_w_len(&it, document.get(), key.data(), static_cast<int>(key.size()))) return {};
+  // As the one field of a document keyed "0", whose JSON is `{ "0" : <value> }`.
+  Document one;
+  check_append(bson_append_iter(one.get_mutable(), "0", 1, &it));
+  const std::string json = relaxed_fixups(take_json(bson_as_relaxed_extended_json(one.get(), nullptr)));
+  constexpr std::string_view head = "{ \"0\" : ";
+  constexpr std::string_view tail = " }";
+  if (json.size() < head.size() + tail.size() || json.compare(0, head.size(), head) != 0) return json;
+  return json.substr(head.size(), json.size() - head.size() - tail.size());
+}
+}  // namespace detail
+
 std::string Document::to_canonical_json() const {
   if (auto problem = detail::walk_document(doc_, 1, detail::JsonCheck::canonical))
     detail::throw_problem<EncodeError>(std::move(*problem));

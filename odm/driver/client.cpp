@@ -384,7 +384,7 @@ bool in_transaction(const SessionState& session) noexcept { return mongoc_client
 
 void check_database_name(std::string_view name) {
   const auto refuse = [&](const char* why) {
-    throw ConfigurationError("odm: the database name \"" + std::string(name.substr(0, 80)) + "\" " + why);
+    throw ConfigurationError("the database name \"" + std::string(name.substr(0, 80)) + "\" " + why);
   };
   if (name.empty()) refuse("is empty");
   if (name == "$external") return;  // the authentication pseudo-database
@@ -395,7 +395,7 @@ void check_database_name(std::string_view name) {
 
 void check_collection_name(std::string_view name) {
   if (!is_valid_collection_name(name))
-    throw ConfigurationError("odm: the collection name \"" + std::string(name.substr(0, 80)) +
+    throw ConfigurationError("the collection name \"" + std::string(name.substr(0, 80)) +
                              "\" is empty, contains '$' or a NUL character, or starts with \"system.\"");
 }
 

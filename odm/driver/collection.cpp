@@ -115,7 +115,7 @@ struct Target {
       : client(core.client(), session) {
     if (session != nullptr && in_transaction(*session) &&
         (spec.concerns.read_concern || spec.concerns.write_concern))
-      throw ConfigurationError("odm: an operation in a transaction cannot set its own read or write concern (the "
+      throw ConfigurationError("an operation in a transaction cannot set its own read or write concern (the "
                                "transaction's apply); on " + core.names()->full);
     const Concerns concerns = spec.concerns.over(core.concerns());
     // With nothing set on the database, collection or operation, the client's settings
@@ -131,7 +131,7 @@ struct Target {
     if (sends != Sends::write && concerns.read_concern &&
         concerns.read_concern->level() == ReadConcernLevel::linearizable &&
         mongoc_read_prefs_get_mode(mongoc_collection_get_read_prefs(collection.get())) != MONGOC_READ_PRIMARY)
-      throw ConfigurationError("odm: read concern linearizable reads only from the primary, but the read "
+      throw ConfigurationError("read concern linearizable reads only from the primary, but the read "
                                "preference is not primary; on " + core.names()->full);
     if (opts == nullptr) return;
     if (spec.comment) check_append(bson_append_utf8(opts, "comment", 7, spec.comment->data(),
@@ -310,7 +310,7 @@ namespace {
 /// that write's statement does take.
 void refuse_command_settings(const CommonSpec& spec, const char* takes) {
   if (spec.has_command_settings())
-    throw ConfigurationError(std::string("odm: ") + takes +
+    throw ConfigurationError(std::string(takes) +
                              "; set the comment, time limit and write concern on the bulk write (BulkWriteOptions)");
 }
 
@@ -687,11 +687,6 @@ BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOp
     const bool ok = mongoc_bulk_operation_execute(segment.bulk.get(), reply.get(), &error) != 0;
     const bson_t* r = reply.get();
     const std::int64_t inserted = int64_field(r, "nInserted");
-    outcome.counts.inserted += inserted;
-    outcome.counts.matched += int64_field(r, "nMatched");
-    outcome.counts.modified += int64_field(r, "nModified");
-    outcome.counts.deleted += int64_field(r, "nRemoved");
-    outcome.counts.upserted += int64_field(r, "nUpserted");
     for_each_entry(r, "upserted", [&](const bson_t* entry) {
       std::size_t index = 0;
       const Document moved = shifted(entry, segment.begin, &index);
@@ -718,7 +713,41 @@ BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOp
       for (std::size_t i = from; i < to; ++i)
         if (outcome.statuses[i] != WriteStatus::refused) outcome.statuses[i] = status;
     };
+    // Counted only when the reply is consistent: a count of inserts that contradicts the
+    // reply's own write errors (mongo-java-server counts refused inserts) is a server fault.
+    const auto add_counts = [&] {
+      outcome.counts.inserted += inserted;
+      outcome.counts.matched += int64_field(r, "nMatched");
+      outcome.counts.modified += int64_field(r, "nModified");
+      outcome.counts.deleted += int64_field(r, "nRemoved");
+      outcome.counts.upserted += int64_field(r, "nUpserted");
+    };
+    const bool inserts = command_of(operations[segment.begin].kind) == CommandKind::insert;
+    const auto contradicted = [&](std::int64_t expected) {
+      mark(segment.begin, segment.end, WriteStatus::unconfirmed);
+      const std::size_t refused = static_cast<std::size_t>(
+          std::count(outcome.statuses.begin() + static_cast<std::ptrdiff_t>(segment.begin),
+                     outcome.statuses.begin() + static_cast<std::ptrdiff_t>(segment.end), WriteStatus::refused));
+      failed = true;
+      try {
+        throw ProtocolError(what + ": the server's reply contradicts itself: of the " +
+                                std::to_string(segment.end - segment.begin) + " inserts of one command it refuses " +
+                                std::to_string(refused) + " and counts " + std::to_string(inserted) +
+                                " inserted, where its write errors leave " + std::to_string(expected) +
+                                " (a server fault); that command's writes are unconfirmed and not counted, and "
+                                "nothing after it was sent: read back what is stored before retrying",
+                            Document::copy_of(r));
+      } catch (const Error&) {
+        outcome.error = std::current_exception();
+      }
+    };
     if (ok) {
+      const auto sent = static_cast<std::int64_t>(segment.end - segment.begin);
+      if (inserts && inserted != sent) {
+        contradicted(sent);
+        break;
+      }
+      add_counts();
       mark(segment.begin, segment.end, WriteStatus::applied);
       continue;
     }
@@ -733,12 +762,15 @@ BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOp
       const auto applied = std::count(outcome.statuses.begin() + static_cast<std::ptrdiff_t>(segment.begin),
                                       outcome.statuses.begin() + static_cast<std::ptrdiff_t>(segment.end),
                                       WriteStatus::applied);
-      if (command_of(operations[segment.begin].kind) == CommandKind::insert && applied != inserted)
-        mark(segment.begin, segment.end, WriteStatus::unconfirmed);  // the counts disagree: claim nothing
+      if (inserts && applied != inserted) {
+        contradicted(applied);
+        break;
+      }
     } else if (error.domain != MONGOC_ERROR_SERVER_SELECTION) {
       // A command error: the server did not say which writes it applied.
       mark(segment.begin, segment.end, WriteStatus::unconfirmed);
     }
+    add_counts();
     if (!failed || connection_lost) {
       failed = true;
       decisive = error;
@@ -750,7 +782,7 @@ BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOp
     // one; a write concern error alone ends none (the writes were applied).
     if (connection_lost || (spec.ordered && !(writes_reported && !first_refused))) break;
   }
-  if (failed) {
+  if (failed && !outcome.error) {
     const Document reply = merged_reply(outcome, concern_errors, labels);
     try {
       throw_error(decisive, reply.get(), what);

@@ -50,7 +50,7 @@ bool nameable(std::string_view key) {
 
 void check_nameable(std::string_view key) {
   if (!nameable(key))
-    throw UsageError("odm: the field " + quoted(key) +
+    throw UsageError("the field " + quoted(key) +
                      " must be rewritten, but its name cannot be part of an update path (empty, a '$' or a '.')");
 }
 
@@ -216,7 +216,7 @@ std::optional<GuardedRewrite> guarded_rewrite(const bson_t* stored, const bson_t
     Document id;
     bson_iter_t found;
     if (has_field(stored, "_id", found)) check_append(bson_append_iter(id.get_mutable(), "_id", 3, &found));
-    return EncodeError("odm: the rewrite of the document " + id.to_json() + " makes " + what + " of " +
+    return EncodeError("the rewrite of the document " + id.to_json() + " makes " + what + " of " +
                        std::to_string(bytes) + " bytes, over MongoDB's limit of " + std::to_string(max_document_bytes) +
                        ": its new version is too large, and nothing was written");
   };

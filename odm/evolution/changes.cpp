@@ -95,7 +95,7 @@ class Differ {
  private:
   static std::string join(const std::string& path, std::string_view key) {
     if (!addressable(key))
-      throw UsageError("odm: the field " + detail::quoted(key) + (path.empty() ? "" : " in " + path) +
+      throw UsageError("the field " + detail::quoted(key) + (path.empty() ? "" : " in " + path) +
                        " changed, but its name cannot be part of an update path (empty, a '$' or a '.')");
     std::string joined = path;
     if (!joined.empty()) joined += '.';

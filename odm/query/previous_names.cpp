@@ -31,7 +31,7 @@ const NamePair* renamed_root(std::string_view path, const NamePair* pairs, std::
       if (j == i || pairs[j].parent != pairs[i].name) continue;
       const std::string inner = pairs[j].path(pairs[j].name);
       if (starts_path(path, inner))
-        throw UsageError("odm: the path \"" + std::string(path) + "\" reaches `" + inner +
+        throw UsageError("the path \"" + std::string(path) + "\" reaches `" + inner +
                          "`, a member renamed (odm::renamed_from \"" + std::string(pairs[j].previous) +
                          "\") inside `" + name + "`, itself renamed (from \"" + std::string(pairs[i].previous) +
                          "\"): typed filters and updates address one renamed member per path, and a document may "
@@ -51,7 +51,7 @@ namespace {
 /// document lacks (and records no matched position through the filter's `$or`).
 void refuse_positional(std::string_view path, std::string_view rest, const NamePair& pair) {
   if (rest.find(".$") == std::string_view::npos) return;
-  throw UsageError("odm: the update path \"" + std::string(path) + "\" has a positional step inside `" +
+  throw UsageError("the update path \"" + std::string(path) + "\" has a positional step inside `" +
                    pair.path(pair.name) + "`, a member renamed in its expand phase (odm::renamed_from \"" +
                    std::string(pair.previous) +
                    "\"): a document may hold either name, and one update cannot address an element of both arrays. "
@@ -105,7 +105,7 @@ bool compares_documents(const bson_iter_t& condition, int depth) {
 void refuse_whole_parent(std::string_view key, const bson_iter_t& condition, const NamePair* pairs, std::size_t count) {
   const NamePair* inside = renamed_inside(key, pairs, count);
   if (inside == nullptr || !compares_documents(condition, 0)) return;
-  throw UsageError("odm: the filter compares the whole sub-document \"" + std::string(key) + "\", which holds `" +
+  throw UsageError("the filter compares the whole sub-document \"" + std::string(key) + "\", which holds `" +
                    inside->path(inside->name) + "`, a member renamed in its expand phase (odm::renamed_from \"" +
                    std::string(inside->previous) +
                    "\"): a document may hold either name, so comparing stored sub-documents would miss those "

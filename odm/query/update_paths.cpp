@@ -19,7 +19,9 @@ bool paths_overlap(std::string_view a, std::string_view b) {
          (longer.size() == shorter.size() || longer[shorter.size()] == '.');
 }
 
-bool writes_overlapping(const bson_t* update, std::string_view path) {
+bool writes_overlapping(const bson_t* update, std::string_view path) { return !operator_writing(update, path).empty(); }
+
+std::string_view operator_writing(const bson_t* update, std::string_view path) {
   bson_iter_t op;
   bson_iter_init(&op, update);
   while (bson_iter_next(&op)) {
@@ -27,13 +29,13 @@ bool writes_overlapping(const bson_t* update, std::string_view path) {
     if (!BSON_ITER_HOLDS_DOCUMENT(&op) || !bson_iter_recurse(&op, &written)) continue;
     const bool rename = key_of(op) == "$rename";
     while (bson_iter_next(&written)) {
-      if (paths_overlap(key_of(written), path)) return true;
+      if (paths_overlap(key_of(written), path)) return key_of(op);
       std::uint32_t length = 0;
       const char* target = rename && BSON_ITER_HOLDS_UTF8(&written) ? bson_iter_utf8(&written, &length) : nullptr;
-      if (target != nullptr && paths_overlap(std::string_view(target, length), path)) return true;
+      if (target != nullptr && paths_overlap(std::string_view(target, length), path)) return key_of(op);
     }
   }
-  return false;
+  return {};
 }
 
 Document with_fields_added_to(const bson_t* update, std::string_view op, const bson_t* fields) {

@@ -18,6 +18,8 @@ bool paths_overlap(std::string_view a, std::string_view b);
 /// any operator's document, or the target of a `$rename` (`{$rename: {from: "to"}}`
 /// writes `to` as well as `from`).
 bool writes_overlapping(const bson_t* update, std::string_view path);
+/// The same, naming the first operator that does (a view into `update`); empty when none.
+std::string_view operator_writing(const bson_t* update, std::string_view path);
 
 /// A copy of `update` with the fields of `fields` appended to its operator `op`: inside
 /// the update's own `op` when it has one (MongoDB refuses an operator given twice), else

@@ -6,6 +6,7 @@
 
 #include "fault_proxy.hpp"
 #include "models.hpp"
+#include "session_support.hpp"
 #include "support.hpp"
 
 #include <odm/driver/client.hpp>
@@ -325,6 +326,81 @@ TEST_F(PartialWritesThroughAProxy, RandomInsertManyMatchesAReferenceModel) {
   }
   // The writes did travel in several commands per call.
   EXPECT_GT(commands.started("insert"), 60) << "rounds: 40";
+}
+
+// ---- a reply whose counts contradict its own write errors: a server fault ----------------
+
+/// What an insert_many of 0..3 over a stored 1 reports when the reply says `n: 4` (four
+/// inserted, yet one refused): a ProtocolError that is a PartialWrite, with the command's
+/// writes unconfirmed and none of its count taken as a figure.
+void expect_contradiction_reported(odm::Collection<Counter>& coll, bool ordered) {
+  try {
+    coll.insert_many(with_ids({0, 1, 2, 3}), odm::InsertManyOptions<Counter>{}.ordered(ordered));
+    ADD_FAILURE() << "a reply counting a refused insert as inserted was taken";
+  } catch (const odm::PartialWrite<Counter>& partial) {
+    const auto* fault = dynamic_cast<const odm::ProtocolError*>(&partial.error());
+    ASSERT_NE(fault, nullptr) << partial.what();
+    EXPECT_NE(std::string(partial.what()).find("the server's reply contradicts itself: of the 4 inserts of one "
+                                               "command it refuses 1 and counts 4 inserted, where its write errors "
+                                               "leave " +
+                                               std::string(ordered ? "1" : "3") + " (a server fault)"),
+              std::string::npos)
+        << partial.what();
+    EXPECT_EQ(partial.result().inserted, 0) << "no figure from a reply that contradicts itself";
+    EXPECT_TRUE(partial.result().inserted_ids.empty());
+    EXPECT_EQ(partial.statuses(), (std::vector<WriteStatus>{U, R, U, U}));
+    EXPECT_EQ(indices(partial.write_errors()), (std::vector<int>{1}));
+    EXPECT_FALSE(fault->raw_reply().empty()) << "the reply as the server sent it";
+  }
+}
+
+class ContradictingReplies : public FailPointTest {};
+
+// The odm test server, told by its fail point to answer n: 4 (odmReplyFields, its own).
+TEST_F(ContradictingReplies, AnInsertCountAboveWhatTheWriteErrorsLeaveIsAProtocolError) {
+  if (engine() != Engine::odm_test_server)
+    GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data, which makes a reply contradict "
+                    "itself; MongoDB's replies do not";
+  for (const bool ordered : {true, false}) {
+    SCOPED_TRACE(ordered ? "ordered" : "unordered");
+    auto coll = client_->database(db_name_).collection<Counter>();
+    coll.delete_many({});
+    coll.insert_one(Counter{1, 0, "old"});
+    fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "odmReplyFields": {"n": 4}})");
+    expect_contradiction_reported(coll, ordered);
+  }
+}
+
+// A reply that counts fewer inserts than were sent, with no write error: as much a fault.
+TEST_F(ContradictingReplies, AnInsertCountBelowWhatWasSentWithoutErrorsIsAProtocolError) {
+  if (engine() != Engine::odm_test_server)
+    GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data, which makes a reply contradict "
+                    "itself; MongoDB's replies do not";
+  auto coll = client_->database(db_name_).collection<Counter>();
+  fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "odmReplyFields": {"n": 1}})");
+  try {
+    coll.insert_many(with_ids({0, 1, 2}));
+    ADD_FAILURE() << "a reply counting 1 of 3 inserts, with no error, was taken";
+  } catch (const odm::PartialWrite<Counter>& partial) {
+    ASSERT_NE(dynamic_cast<const odm::ProtocolError*>(&partial.error()), nullptr) << partial.what();
+    EXPECT_EQ(partial.result().inserted, 0);
+    EXPECT_EQ(partial.statuses(), (std::vector<WriteStatus>{U, U, U}));
+  }
+}
+
+// mongo-java-server counts refused documents in n (the engine gap insert_counts): odm
+// reports that as the server fault it is, never as a plausible figure.
+TEST_F(PartialWrites, MongoJavaServersMiscountedInsertsAreAProtocolError) {
+  if (engine() != Engine::mongo_java_server)
+    GTEST_SKIP() << "only mongo-java-server's insert replies count refused documents in n; MongoDB's and the odm "
+                    "test server's count what they stored (ContradictingReplies makes the test server do it)";
+  for (const bool ordered : {true, false}) {
+    SCOPED_TRACE(ordered ? "ordered" : "unordered");
+    auto coll = db().collection<Counter>();
+    coll.delete_many({});
+    coll.insert_one(Counter{1, 0, "old"});
+    expect_contradiction_reported(coll, ordered);
+  }
 }
 
 }  // namespace

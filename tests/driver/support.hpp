@@ -106,7 +106,7 @@ inline constexpr EngineGap engine_gaps[] = {
      "its insert reply counts the refused documents in n (n: 5 for 2 stored of 5 sent, a duplicate at index 2); "
      "MongoDB's n is the number of documents inserted "
      "(https://www.mongodb.com/docs/manual/reference/command/insert/#output), and odm, which checks n against the "
-     "writes the reply accounts for, then reports every write it did not see refused as unconfirmed"},
+     "writes the reply accounts for, reports such a reply as a ProtocolError with those writes unconfirmed"},
     {Engine::mongo_java_server, Capability::array_filter_checks,
      "it reads a $[x] without an array filter as a field name (error 28, PathNotViable); MongoDB refuses the "
      "update with BadValue (2): each identifier needs exactly one array filter "

@@ -244,7 +244,7 @@ TEST_F(Adversary11Retired, ARawRenameOfTheRetiredNameIsNotSentWithAConflictingUn
                         "visits": {"$numberLong": "5"}, "schema_version": 2})");
   auto counters = db().collection<Counter>();
   const auto update = odm::Update<Counter>::raw(json(R"({"$rename": {"hits": "visits"}})"));
-  const odm::Document sent = odm::detail::update_as_sent(update, odm::Filter<Counter>(field(&Counter::id) == 1), false);
+  const odm::Document sent = odm::detail::update_as_sent(update, odm::Filter<Counter>(field(&Counter::id) == 1), odm::detail::UpdateSpec{}, "update_one");
   EXPECT_FALSE(odm_test::has_key(sent, "$unset.hits")) << sent.to_json();
   EXPECT_FALSE(odm_test::has_key(sent, "$unset.visits")) << sent.to_json();
   std::string error;
@@ -270,7 +270,7 @@ TEST_F(Adversary11Retired, ARawRenameOntoTheRetiredNameIsSentWithoutAConflicting
                         "legacy": 3, "schema_version": 2})");
   auto counters = db().collection<Counter>();
   const auto update = odm::Update<Counter>::raw(json(R"({"$rename": {"legacy": "hits"}})"));
-  const odm::Document sent = odm::detail::update_as_sent(update, odm::Filter<Counter>(field(&Counter::id) == 1), false);
+  const odm::Document sent = odm::detail::update_as_sent(update, odm::Filter<Counter>(field(&Counter::id) == 1), odm::detail::UpdateSpec{}, "update_one");
   std::string error;
   try {
     counters.update_one(field(&Counter::id) == 1, update);

@@ -497,7 +497,7 @@ TEST_F(Adversary23, ARawRenameOntoTheRenamedNameIsNotSentWithAConflictingSeed) {
   const auto filter =
       odm::Filter<Contact>(field(&Contact::id) == std::int64_t{1} && field(&Contact::contact) == std::string("a"));
   const auto update = odm::Update<Contact>::raw(json(R"({"$rename": {"legacy": "contact"}})"));
-  const odm::Document sent = odm::detail::update_as_sent(update, filter, true);
+  const odm::Document sent = odm::detail::update_as_sent(update, filter, odm::detail::OptionsAccess::spec(odm::UpdateOptions<Contact>{}.upsert()), "update_one");
   EXPECT_FALSE(odm_test::has_key(sent, "$setOnInsert.contact")) << sent.to_json();
   EXPECT_TRUE(odm_test::has_key(sent, "$setOnInsert.phone")) << sent.to_json();
   std::string error;
@@ -816,7 +816,7 @@ TEST_F(Adversary23, RawUpdatesOverlappingANestedRetiredNameAreNotSentWithAConfli
   for (const Case& c : cases) {
     fresh();
     const auto update = odm::Update<Resident>::raw(json(c.update));
-    const odm::Document sent = odm::detail::update_as_sent(update, by_id, false);
+    const odm::Document sent = odm::detail::update_as_sent(update, by_id, odm::detail::UpdateSpec{}, "update_one");
     std::string error;
     try {
       residents.update_one(by_id, update);

@@ -65,7 +65,7 @@ TEST(ChangesBetween, KeysThatCannotBePathStepsSetTheirParentWhole) {
             odm_test::canonical(R"({"$set": {"m": {"x": 1, "$y": 1}}})"));
   // At the top level there is no parent to set: a clear error, nothing sent.
   EXPECT_EQ(odm_test::error_of([] { (void)changes(R"({"a.b": 1})", R"({"a.b": 2})"); }),
-            "odm: the field \"a.b\" changed, but its name cannot be part of an update path (empty, a '$' or a '.')");
+            "the field \"a.b\" changed, but its name cannot be part of an update path (empty, a '$' or a '.')");
   EXPECT_EQ(changes(R"({"a.b": 1, "c": 1})", R"({"a.b": 1, "c": 2})"), odm_test::canonical(R"({"$set": {"c": 2}})"))
       << "an unchanged field with such a name is no problem";
 }

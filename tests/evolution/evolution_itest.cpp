@@ -222,7 +222,7 @@ TEST_F(Evolution, SavingADeletedDocumentThrowsAndWritesNothing) {
   coll.delete_one(odm::Filter<OrderV2>::raw(odm::detail::id_filter(1)));
   order->total = 1;
   EXPECT_EQ(error_text([&] { order.save(coll); }),
-            "odm::Tracked::save: no document with _id { \"_id\" : 1 } in " + db_name_ +
+            "odm::Tracked::save: no document with _id 1 in " + db_name_ +
                 ".orders (deleted since it was loaded); nothing was written");
   EXPECT_EQ(coll.count(), 0);
   EXPECT_TRUE(order.changed()) << "still unsaved";
@@ -285,9 +285,9 @@ TEST_F(Evolution, TheLoserOfARaceIsToldAndWritesNothing) {
     EXPECT_EQ(conflict.loaded_version(), 4);
     EXPECT_EQ(conflict.stored_version(), 5);
     EXPECT_EQ(std::string(conflict.what()),
-              "odm::Tracked::save: the document with _id { \"_id\" : 1 } in " + db_name_ +
-                  ".accounts is at version 5, but this object was loaded at version 4: another writer saved it "
-                  "first; nothing was written (reload and retry)");
+              "odm::Tracked::save: the document with _id 1 in " + db_name_ +
+                  ".accounts is at version 5, but this object was loaded at version 4: another write changed it "
+                  "since; nothing was written (reload and retry)");
   }
   const Account stored = accounts.get_by_id(1);
   EXPECT_EQ(stored.owner, "ana");

@@ -609,6 +609,8 @@ class Engine(object):
             reply['ok'] = 1.0
         if action is not None and action.write_concern_error is not None and reply['ok']:
             reply['writeConcernError'] = copy.deepcopy(action.write_concern_error)
+        if action is not None and action.reply_fields:
+            reply.update(copy.deepcopy(action.reply_fields))
         code = None if reply['ok'] else reply.get('code')
         wce = reply.get('writeConcernError')
         wce_code = wce.get('code') if isinstance(wce, dict) else None

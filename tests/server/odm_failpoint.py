@@ -7,7 +7,10 @@
 A command whose name is listed (from a client whose handshake gave appName, if one is
 set) triggers it: it is blocked for blockTimeMS, then its connection is closed, or it
 fails with errorCode (not executed), or it runs and gets writeConcernError appended.
-errorLabels replace the labels the server would add.
+errorLabels replace the labels the server would add. odmReplyFields, this server's own
+(MongoDB has no such field), is a document whose fields replace the reply's after the
+command ran: a server that contradicts itself (an insert that counts refused documents in
+`n`, as mongo-java-server does), for the tests of what odm makes of such a reply.
 
 And MongoDB's maxTimeAlwaysTimeOut fail point (mode "alwaysOn" | "off" | {times: n}): a
 command that carries a maxTimeMS fails with MaxTimeMSExpired (50) before it runs, as if
@@ -23,7 +26,7 @@ from odm_values import is_number, type_name
 
 _DATA_FIELDS = frozenset(['failCommands', 'errorCode', 'errorLabels', 'closeConnection',
                           'writeConcernError', 'blockConnection', 'blockTimeMS', 'appName',
-                          'failInternalCommands'])
+                          'failInternalCommands', 'odmReplyFields'])
 
 
 class Action(object):
@@ -35,6 +38,7 @@ class Action(object):
         self.error_code = data.get('errorCode')
         self.labels = data.get('errorLabels')
         self.write_concern_error = data.get('writeConcernError')
+        self.reply_fields = data.get('odmReplyFields')
 
 
 class FailCommand(object):
@@ -78,6 +82,8 @@ class FailCommand(object):
             if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
                 raise CommandError(14, "'failCommands' must be an array of command names, not "
                                    "%s" % type_name(names))
+            if 'odmReplyFields' in data and not isinstance(data['odmReplyFields'], dict):
+                raise CommandError(14, "'odmReplyFields' must be an object")
             if data.get('blockConnection') and not is_number(data.get('blockTimeMS')):
                 raise CommandError(2, "'blockTimeMS' is required with blockConnection")
         with self.lock:

@@ -249,7 +249,7 @@ class Pipeline {
                   "odm: this $sort orders by another struct than the documents this stage receives (the output of "
                   "the stage before); build the sort from that struct's members");
     const detail::SortExpr& keys = detail::QueryAccess::expression(sort);
-    if (keys.empty()) throw ValueError("odm: a $sort stage needs at least one key");
+    if (keys.empty()) throw ValueError("a $sort stage needs at least one key");
     detail::append_sort(stages_, keys);
     return std::move(*this);
   }
@@ -260,7 +260,7 @@ class Pipeline {
 
   /// `{$limit: n}`; n must be positive (else odm::ValueError).
   Pipeline limit(std::int64_t count) && {
-    if (count <= 0) throw ValueError("odm: $limit takes a positive number, not " + std::to_string(count));
+    if (count <= 0) throw ValueError("$limit takes a positive number, not " + std::to_string(count));
     stages_.add_int64("$limit", count);
     return std::move(*this);
   }
@@ -268,7 +268,7 @@ class Pipeline {
 
   /// `{$skip: n}`; n must not be negative (else odm::ValueError).
   Pipeline skip(std::int64_t count) && {
-    if (count < 0) throw ValueError("odm: $skip takes a number that is not negative, not " + std::to_string(count));
+    if (count < 0) throw ValueError("$skip takes a number that is not negative, not " + std::to_string(count));
     stages_.add_int64("$skip", count);
     return std::move(*this);
   }

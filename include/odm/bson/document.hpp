@@ -110,6 +110,10 @@ void view_checked_bytes(std::span<const std::uint8_t> bytes, bson_t& view);
 /// libbson has already bounded); an empty Document for any other value.
 Document copy_held_document(const bson_iter_t& it);
 
+/// The value of the top-level field `key` as relaxed Extended JSON (`1` for `_id` of
+/// `{_id: 1}`, as messages name an id); empty when there is no such field.
+std::string field_json(const Document& document, std::string_view key);
+
 }  // namespace detail
 
 }  // namespace odm

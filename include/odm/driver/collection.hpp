@@ -31,6 +31,7 @@
 #include <odm/driver/results.hpp>
 #include <odm/driver/session.hpp>
 #include <odm/driver/upgrade.hpp>
+#include <odm/driver/versioning.hpp>
 #include <odm/fields/object_id.hpp>
 #include <odm/model/collection_name.hpp>
 #include <odm/model/id.hpp>
@@ -162,9 +163,22 @@ const RetiredNames& retired_names() {
 /// value it has, refuses one that would change it (ImmutableField, as it refuses such a
 /// replacement), and an upsert that inserts takes it. No operator is ever empty (MongoDB
 /// before 5.0 refuses `{$set: {}}`).
+/// For a model with a version member, the stored version is incremented instead of set
+/// to the replacement's, unless `keep_version` (odm/driver/versioning.hpp): a model that
+/// keeps unknown fields is then refused, its replacement cannot increment a stored value.
 template <class T>
-Document replacement_of(const T& replacement) {
+Document replacement_of(const T& replacement, bool keep_version, const char* operation) {
   Document encoded = to_bson(replacement);
+  if constexpr (is_versioned<T>) {
+    if (!keep_version) {
+      if constexpr (keeps_unknown_fields<T>)
+        throw UsageError(std::string(operation) +
+                         ": a model with both odm::Extra and a version member is replaced by a whole document, which "
+                         "cannot increment the stored version; save it with odm::Tracked or a typed update, or pass "
+                         "keep_version() to write the replacement's version as it is");
+      encoded = without_field(encoded.get(), version_field<T>);
+    }
+  }
   if constexpr (keeps_unknown_fields<T>) {
     // A retired name kept as an unknown field (a program wrote it to a current document)
     // is not written back.
@@ -185,13 +199,17 @@ Document replacement_of(const T& replacement) {
       bson_iter_t stored;
       if (name == "_id" || bson_iter_init_find_w_len(&stored, encoded.get(), name.data(), key_length(name)))
         continue;
+      if constexpr (is_versioned<T>)
+        if (!keep_version && name == version_field<T>) continue;  // incremented below
       if (!unset) unset.emplace(out, "$unset");
       check_append(bson_append_int32(unset->get(), name.data(), key_length(name), 1));
     }
     if (unset) unset->close();
     if (!retired_names<T>().empty()) update = with_retired_unset(update.get(), retired_names<T>());
+    if constexpr (is_versioned<T>)
+      if (!keep_version) update = with_version_moved(update.get(), version_field<T>);
     if (update.empty())
-      throw UsageError("odm: a replace of a model that stores no field has nothing to send (MongoDB before 5.0 "
+      throw UsageError("a replace of a model that stores no field has nothing to send (MongoDB before 5.0 "
                        "refuses an empty $set); use insert_one or update_one");
     return update;
   }
@@ -216,13 +234,15 @@ consteval bool has_pending_steps() {
 /// the names the model's upgrade steps retire unset (with_retired_unset), and for a model
 /// with schema versions, an upsert that inserts also writes the current
 /// version (`$setOnInsert`), or every read would take the new document for the oldest
-/// version and run the steps over the current shape.
-template <class T>
-Document update_as_sent(const Update<T>& typed, const Filter<T>& filter, bool upsert) {
-  Document update = update_to_send(typed, filter, upsert);
+/// version and run the steps over the current shape. A model's version member is moved
+/// (moving_version). `options`: an UpdateSpec or FindAndModifySpec; `operation`: what the
+/// user called.
+template <class T, class Spec>
+Document update_as_sent(const Update<T>& typed, const Filter<T>& filter, const Spec& options, const char* operation) {
+  Document update = moving_version<T>(update_to_send(typed, filter, options.upsert), options.keep_version, operation);
   if constexpr (has_schema_versions<T>) {
     if (!retired_names<T>().empty()) update = with_retired_unset(update.get(), retired_names<T>());
-    if (upsert) return with_version_on_insert(update.get(), metadata_t<T>::schema.current);
+    if (options.upsert) return with_version_on_insert(update.get(), metadata_t<T>::schema.current);
   }
   return update;
 }
@@ -264,6 +284,7 @@ void upgrade_reachable(CollectionCore& core, SessionState* session, const Filter
         (void)from_bson<T>(upgraded);  // must read as the model, else DecodeError and nothing is written
         std::optional<GuardedRewrite> rewrite = guarded_rewrite(stored.get(), upgraded.get());
         if (!rewrite) break;
+        rewrite->update = moving_version<T>(std::move(rewrite->update), false, "a typed update's schema upgrade");
         if (core.update(session, UpdateKind::one, rewrite->filter, rewrite->update,
                         OptionsAccess::spec(UpdateOptions<T>()))
                 .matched == 1)
@@ -273,7 +294,7 @@ void upgrade_reachable(CollectionCore& core, SessionState* session, const Filter
         auto next = again.begin();
         if (next == again.end()) break;  // deleted meanwhile
         if (attempt == 9)
-          throw Error("odm: upgrading " + id_field(stored.get()).to_json() + " in " + core.database_name() + "." +
+          throw Error("upgrading " + id_field(stored.get()).to_json() + " in " + core.database_name() + "." +
                       core.name() + " to schema version " + std::to_string(schema.current) +
                       " before a typed update: other writers changed it 10 times in a row; nothing was written "
                       "(retry the update)");
@@ -370,7 +391,10 @@ class BulkWrite {
         upserting_replaces_.push_back({where, spec.collation});
     return push(detail::keeps_unknown_fields<T> ? detail::BulkOperation::Kind::replace_one
                                                 : detail::BulkOperation::Kind::update_one,
-                detail::replace_filter<T>(std::move(where)), detail::replacement_of(replacement), statement(options));
+                detail::replace_filter<T>(std::move(where)),
+                detail::replacement_of(replacement, detail::OptionsAccess::spec(options).keep_version,
+                                       "a bulk write's replace_one"),
+                statement(options));
   }
   /// A delete's hint and collation travel with the write, as an update's do; its comment,
   /// time limit or write concern belongs to the whole bulk write (set here, it throws
@@ -404,7 +428,9 @@ class BulkWrite {
                          const UpdateOptions<T>& options) {
     if constexpr (detail::has_pending_steps<T>()) to_upgrade_.push_back(filter);
     return push(kind, filter.bson(),
-                detail::update_as_sent(update, filter, detail::OptionsAccess::spec(options).upsert),
+                detail::update_as_sent(update, filter, detail::OptionsAccess::spec(options),
+                                       kind == detail::BulkOperation::Kind::update_one ? "a bulk write's update_one"
+                                                                                       : "a bulk write's update_many"),
                 statement(options));
   }
 
@@ -589,28 +615,26 @@ class Collection {
                                    const UpdateOptions<T>& options = {}) {
     detail::upgrade_reachable<T>(core_, nullptr, filter);
     return update_in(nullptr, detail::UpdateKind::one, filter.bson(),
-                     detail::update_as_sent(update, filter, spec(options).upsert), spec(options));
+                     detail::update_as_sent(update, filter, spec(options), "update_one"), spec(options));
   }
   UpdateResult<id_type> update_one(Session& session, const Filter<T>& filter, const Update<T>& update,
                                    const UpdateOptions<T>& options = {}) {
     detail::upgrade_reachable<T>(core_, detail::Access::session_state(session), filter);
     return update_in(detail::Access::session_state(session), detail::UpdateKind::one, filter.bson(),
-                     detail::update_as_sent(update, filter, spec(options).upsert),
-                     spec(options));
+                     detail::update_as_sent(update, filter, spec(options), "update_one"), spec(options));
   }
   /// Applies `update` to every document matching `filter`.
   UpdateResult<id_type> update_many(const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
     detail::upgrade_reachable<T>(core_, nullptr, filter);
     return update_in(nullptr, detail::UpdateKind::many, filter.bson(),
-                     detail::update_as_sent(update, filter, spec(options).upsert), spec(options));
+                     detail::update_as_sent(update, filter, spec(options), "update_many"), spec(options));
   }
   UpdateResult<id_type> update_many(Session& session, const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
     detail::upgrade_reachable<T>(core_, detail::Access::session_state(session), filter);
     return update_in(detail::Access::session_state(session), detail::UpdateKind::many, filter.bson(),
-                     detail::update_as_sent(update, filter, spec(options).upsert),
-                     spec(options));
+                     detail::update_as_sent(update, filter, spec(options), "update_many"), spec(options));
   }
 
   // ---- delete -------------------------------------------------------------------
@@ -636,13 +660,13 @@ class Collection {
   /// applied (the same for _replace and _delete).
   std::optional<T> find_one_and_update(const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
-    const Document document = detail::update_as_sent(update, filter, spec(options).upsert);
+    const Document document = detail::update_as_sent(update, filter, spec(options), "find_one_and_update");
     detail::upgrade_reachable<T>(core_, nullptr, filter);
     return modify_in(nullptr, filter, &document, spec(options));
   }
   std::optional<T> find_one_and_update(Session& session, const Filter<T>& filter, const Update<T>& update,
                                        const FindOneAndUpdateOptions<T>& options = {}) {
-    const Document document = detail::update_as_sent(update, filter, spec(options).upsert);
+    const Document document = detail::update_as_sent(update, filter, spec(options), "find_one_and_update");
     detail::upgrade_reachable<T>(core_, detail::Access::session_state(session), filter);
     return modify_in(detail::Access::session_state(session), filter, &document, spec(options));
   }
@@ -803,7 +827,7 @@ class Collection {
   T get_by_id_in(detail::SessionState* session, const id_type& id) const {
     std::optional<T> found = find_by_id_in(session, id);
     if (!found) {
-      throw NotFound("no document with _id " + detail::id_filter(id).to_json() + " in " + core_.database_name() +
+      throw NotFound("no document with _id " + detail::field_json(detail::id_filter(id), "_id") + " in " + core_.database_name() +
                      "." + core_.name());
     }
     return std::move(*found);
@@ -811,7 +835,7 @@ class Collection {
 
   UpdateResult<id_type> replace_in(detail::SessionState* session, const Filter<T>& filter, const T& replacement,
                                    const detail::UpdateSpec& options) {
-    const Document update = detail::replacement_of(replacement);
+    const Document update = detail::replacement_of(replacement, options.keep_version, "replace_one");
     if constexpr (!has_schema_versions<T>) {
       return update_in(session, detail::replace_kind<T>, filter.bson(), update, options);
     } else {
@@ -835,7 +859,7 @@ class Collection {
 
   std::optional<T> replace_and_return(detail::SessionState* session, const Filter<T>& filter, const T& replacement,
                                       const detail::FindAndModifySpec& options) {
-    const Document update = detail::replacement_of(replacement);
+    const Document update = detail::replacement_of(replacement, options.keep_version, "find_one_and_replace");
     if constexpr (!has_schema_versions<T>) {
       return modify_in(session, filter, &update, options);
     } else {

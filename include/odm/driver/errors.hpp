@@ -240,7 +240,8 @@ struct WriteFailure {
 enum class WriteStatus {
   applied,       ///< the server acknowledged it
   refused,       ///< the server refused it: it has a WriteFailure
-  unconfirmed,   ///< sent, but the connection failed before the reply: it may or may not be applied
+  unconfirmed,   ///< sent, but the connection failed before the reply, or the reply contradicted itself
+                 ///< (a ProtocolError): it may or may not be applied
   not_attempted  ///< never sent (an ordered write stopped before it, or the connection was lost)
 };
 

@@ -233,6 +233,7 @@ struct UpdateSpec : CommonSpec {
   ~UpdateSpec();
 
   bool upsert = false;
+  bool keep_version = false;  // the version member is not moved (odm/driver/versioning.hpp)
   std::vector<Document> array_filters;
 };
 
@@ -266,6 +267,7 @@ struct FindAndModifySpec : CommonSpec {
 
   ReturnDocument image = ReturnDocument::before;
   bool upsert = false;
+  bool keep_version = false;  // the version member is not moved (odm/driver/versioning.hpp)
   Document sort;
   Document projection;
   std::vector<Document> array_filters;
@@ -558,6 +560,13 @@ class UpdateOptions
     this->spec_.upsert = value;
     return *this;
   }
+  /// For a model with a version member (odm::version): send the write as given, without
+  /// moving the version by one (every write moves it otherwise: odm/driver/versioning.hpp).
+  /// An odm::Tracked object loaded before such a write does not see it.
+  UpdateOptions& keep_version(bool value = true) {
+    this->spec_.keep_version = value;
+    return *this;
+  }
   /// The filters of the `$[<identifier>]` positional operators the update uses, e.g.
   /// `{"c.by": "joe"}` for `{$set: {"checkout.$[c].date": ...}}`.
   UpdateOptions& array_filters(std::vector<Document> filters) {
@@ -575,6 +584,13 @@ class ReplaceOptions
   /// Insert the replacement when no document matches.
   ReplaceOptions& upsert(bool value = true) {
     this->spec_.upsert = value;
+    return *this;
+  }
+  /// For a model with a version member (odm::version): send the write as given, without
+  /// moving the version by one (every write moves it otherwise: odm/driver/versioning.hpp).
+  /// An odm::Tracked object loaded before such a write does not see it.
+  ReplaceOptions& keep_version(bool value = true) {
+    this->spec_.keep_version = value;
     return *this;
   }
 };
@@ -664,6 +680,13 @@ class FindOneAndUpdateOptions : public FindAndModifyOptions<FindOneAndUpdateOpti
     this->spec_.upsert = value;
     return *this;
   }
+  /// For a model with a version member (odm::version): send the write as given, without
+  /// moving the version by one (every write moves it otherwise: odm/driver/versioning.hpp).
+  /// An odm::Tracked object loaded before such a write does not see it.
+  FindOneAndUpdateOptions& keep_version(bool value = true) {
+    this->spec_.keep_version = value;
+    return *this;
+  }
   /// As UpdateOptions::array_filters.
   FindOneAndUpdateOptions& array_filters(std::vector<Document> filters) {
     this->spec_.array_filters = std::move(filters);
@@ -681,6 +704,13 @@ class FindOneAndReplaceOptions : public FindAndModifyOptions<FindOneAndReplaceOp
   }
   FindOneAndReplaceOptions& upsert(bool value = true) {
     this->spec_.upsert = value;
+    return *this;
+  }
+  /// For a model with a version member (odm::version): send the write as given, without
+  /// moving the version by one (every write moves it otherwise: odm/driver/versioning.hpp).
+  /// An odm::Tracked object loaded before such a write does not see it.
+  FindOneAndReplaceOptions& keep_version(bool value = true) {
+    this->spec_.keep_version = value;
     return *this;
   }
 };

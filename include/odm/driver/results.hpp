@@ -97,7 +97,9 @@ class PartialWriteOf;
 ///   }
 ///
 /// Every write is accounted for by its status: applied, refused, unconfirmed (sent on a
-/// connection that failed before the reply) or not attempted.
+/// connection that failed before the reply, or answered by a reply whose counts contradict
+/// its write errors: then the error is a ProtocolError and the counts leave that command
+/// out) or not attempted.
 template <class T>
 class PartialWrite {
  public:
@@ -169,7 +171,7 @@ template <class T>
   try {
     std::rethrow_exception(error);
   } catch (const Error& e) {
-    throw_partial_as<T, DecodeAfterWriteError, DuplicateKeyError, WriteError, ServerError, PoolExhausted,
+    throw_partial_as<T, DecodeAfterWriteError, DuplicateKeyError, WriteError, ServerError, ProtocolError, PoolExhausted,
                      ConnectionError, DriverError>(e, written);
   }
 }

@@ -28,7 +28,9 @@
 //
 // Then every save also matches the version it loaded and increments it (`$inc`); a save
 // that lost the race writes nothing and throws odm::VersionConflict, naming the document
-// and both versions: reload, apply the change again, save.
+// and both versions: reload, apply the change again, save. Every other write odm sends
+// moves the version too (odm/driver/versioning.hpp), so a save also loses to a typed
+// update, a replace or a migration that came after its load.
 //
 // A model with schema versions (odm/evolution/versions.hpp) whose stored document is
 // older than the model: the object was decoded through the steps, but odm::track(value)
@@ -49,6 +51,7 @@
 #include <odm/driver/errors.hpp>
 #include <odm/driver/session.hpp>
 #include <odm/driver/upgrade.hpp>
+#include <odm/driver/versioning.hpp>
 #include <odm/model/id.hpp>
 #include <odm/model/model.hpp>
 #include <odm/query/previous_names.hpp>
@@ -74,20 +77,7 @@ inline Document changes_between(const Document& before, const Document& after) {
   return changes_between(before.get(), after.get());
 }
 
-/// Option: the member holds the document's version, checked and incremented by every
-/// odm::Tracked save (optimistic concurrency). A std::int64_t, stored like any member.
-template <class T, class M>
-struct VersionMember {
-  M T::*member;
-  static constexpr bool odm_version = true;
-};
-template <class T, class M>
-constexpr VersionMember<T, M> version(M T::*member) {
-  static_assert(std::is_same_v<M, std::int64_t>, "odm::version: the version member must be a std::int64_t");
-  return {member};
-}
-
-/// A save lost the race: another writer saved the document since this object was loaded.
+/// A save lost the race: another write changed the document since this object was loaded.
 /// Nothing was written; reload, apply the change again and save.
 class VersionConflict : public Error {
  public:
@@ -104,30 +94,6 @@ class VersionConflict : public Error {
   std::int64_t stored_;
 };
 
-namespace detail {
-
-template <class Options>
-struct has_version_option;
-template <class... O>
-struct has_version_option<std::tuple<O...>> : std::bool_constant<(requires { O::odm_version; } || ...)> {};
-
-/// The member of T marked odm::version, or members<T>::size.
-template <class T>
-consteval std::size_t version_index() {
-  constexpr std::size_t count = [] {
-    std::size_t n = 0;
-    members<T>::for_each([&](auto member) {
-      if (has_version_option<std::remove_cvref_t<decltype(decltype(member)::options)>>::value) ++n;
-    });
-    return n;
-  }();
-  static_assert(count <= 1, "odm::version: a model has one version member");
-  return members<T>::find_if([](auto member) {
-    return has_version_option<std::remove_cvref_t<decltype(decltype(member)::options)>>::value;
-  });
-}
-
-}  // namespace detail
 
 /// An object of the model T and how it was stored when loaded or last saved.
 template <document_model T>
@@ -172,9 +138,9 @@ class Tracked {
   /// Sends the changes as one update of the document with this object's id; returns
   /// whether anything was sent. Throws odm::NotFound (nothing written) when the document
   /// is gone, odm::UsageError when the id itself changed, and, for a model with a version
-  /// member, odm::VersionConflict (nothing written) when another save came first or the
-  /// version is at its maximum; a successful save increments the version, in the document
-  /// and in this object.
+  /// member, odm::VersionConflict (nothing written) when another write came first (a save,
+  /// or any write odm sends: odm/driver/versioning.hpp) or the version is at its maximum; a
+  /// successful save increments the version, in the document and in this object.
   bool save(Collection<T>& collection) { return save_in(nullptr, collection); }
   bool save(Session& session, Collection<T>& collection) { return save_in(&session, collection); }
 
@@ -334,12 +300,13 @@ class Tracked {
       throw VersionConflict("odm::Tracked::save: the " + which(by_id, collection) + " is at version " +
                                 std::to_string(stored_version) + ", but this object was loaded at version " +
                                 std::to_string(loaded_version) +
-                                ": another writer saved it first; nothing was written (reload and retry)",
+                                ": another write changed it since; nothing was written (reload and retry)",
                             loaded_version, stored_version);
   }
 
   static std::string which(const Document& by_id, const Collection<T>& collection) {
-    return "document with _id " + by_id.to_json() + " in " + collection.database_name() + "." + collection.name();
+    return "document with _id " + detail::field_json(by_id, "_id") + " in " + collection.database_name() + "." +
+           collection.name();
   }
 
   /// `$inc` of the version member by 1.
@@ -388,7 +355,7 @@ template <document_model T>
 Tracked<T> track(const Collection<T>& collection, const typename Collection<T>::id_type& id) {
   std::optional<Document> stored = collection.template find_one<Document>(Filter<T>::raw(detail::id_filter(id)));
   if (!stored)
-    throw NotFound("odm::track: no document with _id " + detail::id_filter(id).to_json() + " in " +
+    throw NotFound("odm::track: no document with _id " + detail::field_json(detail::id_filter(id), "_id") + " in " +
                    collection.database_name() + "." + collection.name());
   T value = from_bson<T>(*stored);
   return Tracked<T>(std::move(value), *stored);
