@@ -278,6 +278,17 @@ ClientLimits client_limits(const ClientState& state) {
   return limits;
 }
 
+namespace {
+thread_local const ClientState* current_operation_client = nullptr;
+}  // namespace
+
+const ClientState* operation_client() noexcept { return current_operation_client; }
+
+ClientInUse::ClientInUse(const ClientState* client) noexcept : previous_(current_operation_client) {
+  current_operation_client = client;
+}
+ClientInUse::~ClientInUse() { current_operation_client = previous_; }
+
 OperationClient::OperationClient(const std::shared_ptr<ClientState>& client, SessionState* session)
     : session_(session) {
   if (session != nullptr) {
@@ -288,6 +299,7 @@ OperationClient::OperationClient(const std::shared_ptr<ClientState>& client, Ses
     lease_.emplace(*client);
     client_ = lease_->get();
   }
+  in_use_.emplace(client.get());
 }
 
 void OperationClient::append_session(bson_t* opts) const {

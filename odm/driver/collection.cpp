@@ -262,7 +262,9 @@ const bson_t* CursorCore::next() {
     // cannot go on, so its connection goes back to the pool now.
     const Document kept = reply != nullptr ? Document::copy_of(reply) : Document{};
     const std::string source = state_->source();
+    const std::shared_ptr<ClientState> client = state_->client();
     state_.reset();
+    const ClientInUse in_use(client.get());  // the message names its limits
     throw_error(error, kept.get(), source);
   }
   state_.reset();  // exhausted: give the connection back now rather than at destruction

@@ -5,9 +5,12 @@
 
 #include <cstring>
 
+#include <odm/driver/client.hpp>
 #include <odm/driver/errors.hpp>
 
+#include <chrono>
 #include <exception>
+#include <optional>
 #include <string>
 
 namespace odm {
@@ -47,6 +50,47 @@ std::string index_name_from_message(std::string_view message) {
   return std::string(end == std::string_view::npos ? rest : rest.substr(0, end));
 }
 
+/// " (ClientOptions::<setter>, <uri option>: <value> ms)", the value when the operation's
+/// client is known.
+std::string limit_text(const char* setter, const char* uri_option, std::optional<std::chrono::milliseconds> value) {
+  std::string text = std::string(" (ClientOptions::") + setter + ", the URI's " + uri_option;
+  if (value) text += ": " + std::to_string(value->count()) + " ms";
+  return text + ")";
+}
+
+/// What a lost or stalled connection means, in the terms of the settings that bound it:
+/// libmongoc names the command that failed, which for a new connection is the handshake
+/// (a `hello`, sent as "isMaster") that the user never sent.
+std::string connection_failure(const bson_error_t& error) {
+  const ClientState* client = operation_client();
+  std::optional<ClientLimits> limits;
+  if (client != nullptr) limits = client_limits(*client);
+  const auto value = [&](std::chrono::milliseconds ClientLimits::*limit) {
+    return limits ? std::optional<std::chrono::milliseconds>((*limits).*limit) : std::nullopt;
+  };
+  const std::string_view message = error.message;
+  if (error.domain == MONGOC_ERROR_SERVER_SELECTION)
+    return "no server was available within the server selection timeout" +
+           limit_text("server_selection_timeout", "serverSelectionTimeoutMS",
+                      value(&ClientLimits::server_selection_timeout)) +
+           ": check that the server runs at the URI's address and is reachable, or raise the timeout if it is only "
+           "slow to come up";
+  const bool handshake = message.find("\"isMaster\"") != std::string_view::npos ||
+                         message.find("\"hello\"") != std::string_view::npos ||
+                         message.find("\"ismaster\"") != std::string_view::npos;
+  if (handshake)
+    return "the server did not complete the handshake of a new connection (the hello libmongoc sends first) within "
+           "the connect timeout" +
+           limit_text("connect_timeout", "connectTimeoutMS", value(&ClientLimits::connect_timeout)) +
+           ": it is stalled, overloaded or not a MongoDB server; raise the timeout if it is only slow";
+  if (error.code == MONGOC_ERROR_STREAM_SOCKET)
+    return "the connection failed, or no reply came within the socket timeout" +
+           limit_text("socket_timeout", "socketTimeoutMS", value(&ClientLimits::socket_timeout)) +
+           "; a write may or may not have been applied. Raise the timeout above the longest the command may run "
+           "(its max_time) if the server is only slow";
+  return "the connection to the server failed";
+}
+
 }  // namespace
 
 std::int64_t int64_field(const bson_t* reply, const char* key) noexcept {
@@ -58,11 +102,11 @@ std::int64_t int64_field(const bson_t* reply, const char* key) noexcept {
 void throw_error(const bson_error_t& error, const bson_t* reply, std::string_view operation) {
   std::string what(operation);
   what += ": ";
-  what += error.message;
 
   switch (error.domain) {
     case MONGOC_ERROR_SERVER_SELECTION:
     case MONGOC_ERROR_STREAM:
+      what += connection_failure(error) + " (libmongoc: " + error.message + ")";
       throw ConnectionError(what, reply != nullptr ? Document::copy_of(reply) : Document{});
     case MONGOC_ERROR_SERVER:
     case MONGOC_ERROR_WRITE_CONCERN:
@@ -70,9 +114,10 @@ void throw_error(const bson_error_t& error, const bson_t* reply, std::string_vie
     default:
       // A client-side domain: libmongoc's own error, unless the reply shows the server
       // rejected writes (then it is a write error whatever the domain says).
-      if (!has_field(reply, "writeErrors")) throw DriverError(what, error.domain, error.code);
+      if (!has_field(reply, "writeErrors")) throw DriverError(what + error.message, error.domain, error.code);
   }
 
+  what += error.message;
   const auto code = static_cast<std::int32_t>(error.code);
   what += " (server error " + std::to_string(code) + ")";
   Document raw = reply != nullptr ? Document::copy_of(reply) : Document{};

@@ -193,6 +193,7 @@ class CursorState {
         cursor_(std::move(cursor)) {}
 
   mongoc_cursor_t* get() const noexcept { return cursor_.get(); }
+  const std::shared_ptr<ClientState>& client() const noexcept { return client_; }
   /// "find on db.coll", for messages (built only when one is needed).
   std::string source() const { return operation_ + names_->full; }
 
@@ -207,6 +208,22 @@ class CursorState {
 };
 
 /// The client an operation runs on: the session's, or one borrowed from the pool.
+/// While it lives, the calling thread's operation runs on `client` (operation_client()):
+/// how an error message names the limits that were in force (throw_error).
+class ClientInUse {
+ public:
+  explicit ClientInUse(const ClientState* client) noexcept;
+  ~ClientInUse();
+  ClientInUse(const ClientInUse&) = delete;
+  ClientInUse& operator=(const ClientInUse&) = delete;
+
+ private:
+  const ClientState* previous_;
+};
+
+/// The client of the innermost ClientInUse alive on the calling thread, or null.
+const ClientState* operation_client() noexcept;
+
 class OperationClient {
  public:
   OperationClient(const std::shared_ptr<ClientState>& client, SessionState* session);
@@ -220,6 +237,7 @@ class OperationClient {
   std::optional<ClientLease> lease_;
   mongoc_client_t* client_ = nullptr;
   SessionState* session_ = nullptr;
+  std::optional<ClientInUse> in_use_;  // last: set once the client is there, undone first
 };
 
 /// libmongoc's form of odm's settings.

@@ -214,6 +214,45 @@ TEST_F(Faults, AServerThatStopsAnsweringAfterTheHandshakeIsATimedConnectionError
     EXPECT_GE(elapsed, socket * 9 / 10);
     EXPECT_LT(elapsed, 2 * (socket + selection + connect) + slack);
     std::cout << "after " << elapsed.count() << " ms: " << error.what() << "\n";
+    // What the user did, the limit that expired and its value, and the setting to raise.
+    const std::string what = error.what();
+    EXPECT_EQ(what.rfind("find on " + db_name_ + ".counter: ", 0), 0U) << what;
+    EXPECT_NE(what.find("no reply came within the socket timeout (ClientOptions::socket_timeout, the URI's "
+                        "socketTimeoutMS: 1000 ms)"),
+              std::string::npos)
+        << what;
+  }
+}
+
+// A server that accepts a new connection but never answers its handshake: libmongoc names
+// the hello it sends first ("isMaster"), a command the user never sent; odm says what it
+// is and which limit expired.
+TEST_F(Faults, AStalledHandshakeNamesTheConnectTimeout) {
+  // The monitor's first hello passes; the next one (the operation's own connection, or a
+  // heartbeat) stalls.
+  FaultProxy proxy(upstream_, {.fault = "stall", .after = 1, .commands = "isMaster,hello", .max_write_batch_size = 0});
+  ASSERT_TRUE(proxy.running());
+  odm::Client client(proxy.uri(), odm::ClientOptions{}
+                                      .socket_timeout(milliseconds(1000))
+                                      .server_selection_timeout(milliseconds(1000))
+                                      .connect_timeout(milliseconds(700)));
+  auto coll = client.database(db_name_).collection<Counter>();
+  try {
+    coll.find().to_vector();
+    FAIL() << "expected odm::ConnectionError";
+  } catch (const odm::ConnectionError& error) {
+    const std::string what = error.what();
+    std::cout << what << "\n";
+    EXPECT_EQ(what.rfind("find on " + db_name_ + ".counter: ", 0), 0U) << what;
+    // Either the operation's connection stalled in its handshake, or the monitor's did
+    // and no server was left to select: each names its own limit and value.
+    const bool handshake = what.find("did not complete the handshake of a new connection (the hello libmongoc sends "
+                                     "first) within the connect timeout (ClientOptions::connect_timeout, the URI's "
+                                     "connectTimeoutMS: 700 ms)") != std::string::npos;
+    const bool selection = what.find("no server was available within the server selection timeout "
+                                     "(ClientOptions::server_selection_timeout, the URI's serverSelectionTimeoutMS: "
+                                     "1000 ms)") != std::string::npos;
+    EXPECT_TRUE(handshake || selection) << what;
   }
 }
 
