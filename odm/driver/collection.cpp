@@ -724,7 +724,9 @@ BulkOutcome CollectionCore::bulk_write(SessionState* session, std::vector<BulkOp
       outcome.counts.deleted += int64_field(r, "nRemoved");
       outcome.counts.upserted += int64_field(r, "nUpserted");
     };
-    const bool inserts = command_of(operations[segment.begin].kind) == CommandKind::insert;
+    // An unacknowledged write (w: 0) has no counts to check.
+    const bool inserts =
+        command_of(operations[segment.begin].kind) == CommandKind::insert && bson_has_field(r, "nInserted");
     const auto contradicted = [&](std::int64_t expected) {
       mark(segment.begin, segment.end, WriteStatus::unconfirmed);
       const std::size_t refused = static_cast<std::size_t>(

@@ -19,6 +19,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace odm_test {
@@ -401,6 +402,182 @@ TEST_F(PartialWrites, MongoJavaServersMiscountedInsertsAreAProtocolError) {
     coll.insert_one(Counter{1, 0, "old"});
     expect_contradiction_reported(coll, ordered);
   }
+}
+
+/// Waits (at most 10 s) until `coll` holds `count` documents matching `filter`.
+std::int64_t count_eventually(odm::Collection<Counter>& coll, const odm::Filter<Counter>& filter, std::int64_t count) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  std::int64_t now = coll.count(filter);
+  while (now != count && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    now = coll.count(filter);
+  }
+  return now;
+}
+
+// README: "A reply whose count of inserts contradicts its own write errors ... that command's writes are `unconfirmed`
+// and left out of `result()`'s counts, and nothing after it is sent" -- in an unordered bulk write mixing kinds.
+TEST_F(ContradictingReplies, AnUnorderedMixedBulkWriteKeepsTheOtherCommandsCountsAndStops) {
+  if (engine() != Engine::odm_test_server)
+    GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data";
+  auto coll = client_->database(db_name_).collection<Counter>();
+  coll.insert_many(with_ids({1, 2}));  // values 10, 20
+  fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "odmReplyFields": {"n": 2}})");
+  auto bulk = coll.bulk_write(odm::BulkWriteOptions<Counter>{}.ordered(false));
+  bulk.update_one(odm::field(&Counter::id) == 2, odm::field(&Counter::value).inc(5))  // 0: its own command
+      .insert_one(Counter{1, 0, "dup"})                                               // 1: refused
+      .insert_one(Counter{3, 30, "new"})                                              // 2: stored, n says 2
+      .update_one(odm::field(&Counter::id) == 2, odm::field(&Counter::value).inc(1));  // 3: after the fault
+  try {
+    bulk.execute();
+    ADD_FAILURE() << "a reply counting a refused insert was taken";
+  } catch (const odm::ProtocolError& fault) {
+    const auto* partial = dynamic_cast<const odm::PartialWrite<Counter>*>(&fault);
+    ASSERT_NE(partial, nullptr) << "the ProtocolError is also a PartialWrite: " << fault.what();
+    EXPECT_NE(std::string(fault.what()).find("of the 2 inserts of one command it refuses 1 and counts 2 inserted, "
+                                             "where its write errors leave 1 (a server fault)"),
+              std::string::npos)
+        << fault.what();
+    EXPECT_EQ(partial->statuses(), (std::vector<WriteStatus>{A, R, U, N}));
+    const auto& result = partial->result();
+    EXPECT_EQ(result.inserted, 0) << "no figure from the contradicted command";
+    EXPECT_TRUE(result.inserted_ids.empty());
+    EXPECT_EQ(result.matched, 1) << "the update before it was answered by a consistent reply";
+    EXPECT_EQ(result.modified, 1);
+    EXPECT_EQ(indices(partial->write_errors()), (std::vector<int>{1}));
+    EXPECT_EQ(partial->positions(N), (std::vector<std::size_t>{3}));
+  } catch (const odm::Error& other) {
+    ADD_FAILURE() << "not a ProtocolError: " << other.what();
+  }
+  auto direct = db().collection<Counter>();
+  EXPECT_EQ(direct.get_by_id(2).value, 25) << "the write after the contradicted command was not sent";
+  EXPECT_EQ(direct.get_by_id(1).group, "new");  // with_ids' group: the duplicate was refused
+}
+
+// README: "that command's writes are `unconfirmed` and left out of `result()`'s counts, and nothing after it is sent"
+// -- an earlier insert command's count stays; a fault in a later command, no write error.
+TEST_F(ContradictingReplies, AnOrderedBulkWriteCountsOnlyTheCommandsBeforeTheFault) {
+  if (engine() != Engine::odm_test_server)
+    GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data";
+  auto coll = client_->database(db_name_).collection<Counter>();
+  coll.insert_one(Counter{1, 0, "old"});
+  // The first insert command passes; every later one answers n: 3.
+  fail_point(R"({"skip": 1})", R"({"failCommands": ["insert"], "odmReplyFields": {"n": 3}})");
+  auto bulk = coll.bulk_write();
+  bulk.insert_one(Counter{10, 0, "a"})                                                // 0: consistent
+      .update_one(odm::field(&Counter::id) == 1, odm::field(&Counter::value).inc(1))  // 1
+      .insert_one(Counter{11, 0, "b"})                                                // 2: n: 3 for 2 sent
+      .insert_one(Counter{12, 0, "c"})                                                // 3
+      .delete_one(odm::field(&Counter::id) == 1);                                     // 4: not sent
+  try {
+    bulk.execute();
+    ADD_FAILURE() << "a reply counting 3 of 2 inserts was taken";
+  } catch (const odm::PartialWrite<Counter>& partial) {
+    ASSERT_NE(dynamic_cast<const odm::ProtocolError*>(&partial.error()), nullptr) << partial.what();
+    EXPECT_NE(std::string(partial.what()).find("of the 2 inserts of one command it refuses 0 and counts 3 inserted, "
+                                               "where its write errors leave 2"),
+              std::string::npos)
+        << partial.what();
+    EXPECT_EQ(partial.statuses(), (std::vector<WriteStatus>{A, A, U, U, N}));
+    EXPECT_EQ(partial.result().inserted, 1);
+    EXPECT_EQ(partial.result().inserted_ids, (std::vector<std::int32_t>{10}));
+    EXPECT_EQ(partial.result().matched, 1);
+    EXPECT_EQ(partial.result().deleted, 0);
+    EXPECT_TRUE(partial.write_errors().empty());
+    EXPECT_EQ(partial.id(2), 11);
+  }
+  auto direct = db().collection<Counter>();
+  EXPECT_TRUE(direct.find_by_id(1).has_value()) << "the delete after the fault was sent";
+}
+
+// README: the ProtocolError "is also a `PartialWrite<T>`"; "the write throws an `odm::ProtocolError`" even after an
+// earlier refusal of an unordered write, whose DuplicateKeyError it replaces.
+TEST_F(ContradictingReplies, AFaultAfterARefusalIsStillTheProtocolError) {
+  if (engine() != Engine::odm_test_server)
+    GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data";
+  auto coll = client_->database(db_name_).collection<Counter>();
+  coll.insert_one(Counter{1, 0, "old"});
+  fail_point(R"({"skip": 1})", R"({"failCommands": ["insert"], "odmReplyFields": {"n": 5}})");
+  auto bulk = coll.bulk_write(odm::BulkWriteOptions<Counter>{}.ordered(false));
+  bulk.insert_one(Counter{1, 0, "dup"})                                               // 0: refused, consistent
+      .update_one(odm::field(&Counter::id) == 1, odm::field(&Counter::value).inc(1))  // 1
+      .insert_one(Counter{5, 0, "a"})                                                 // 2: n: 5 for 2 sent
+      .insert_one(Counter{6, 0, "b"});                                                // 3
+  try {
+    bulk.execute();
+    ADD_FAILURE() << "the contradicted reply was taken";
+  } catch (const odm::PartialWrite<Counter>& partial) {
+    EXPECT_NE(dynamic_cast<const odm::ProtocolError*>(&partial.error()), nullptr) << partial.what();
+    EXPECT_EQ(partial.statuses(), (std::vector<WriteStatus>{R, A, U, U}));
+    EXPECT_EQ(partial.result().inserted, 0);
+    EXPECT_EQ(partial.result().matched, 1);
+    EXPECT_EQ(indices(partial.write_errors()), (std::vector<int>{0}));
+  }
+}
+
+// README: "`insert_many` and `bulk_write()` ... A reply whose count of inserts contradicts its own write errors ...
+// the write throws an `odm::ProtocolError`" -- the issue's 4 inserts, one refused, n: 4, through bulk_write().
+TEST_F(ContradictingReplies, TheIssuesFourInsertsThroughABulkWrite) {
+  if (engine() != Engine::odm_test_server)
+    GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data";
+  auto coll = client_->database(db_name_).collection<Counter>();
+  coll.insert_one(Counter{1, 0, "old"});
+  fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "odmReplyFields": {"n": 4}})");
+  auto bulk = coll.bulk_write(odm::BulkWriteOptions<Counter>{}.ordered(false));
+  for (const Counter& counter : with_ids({0, 1, 2, 3})) bulk.insert_one(counter);
+  try {
+    bulk.execute();
+    ADD_FAILURE() << "inserted == 4 taken as a figure";
+  } catch (const odm::ProtocolError& fault) {
+    const auto* partial = dynamic_cast<const odm::PartialWrite<Counter>*>(&fault);
+    ASSERT_NE(partial, nullptr);
+    EXPECT_EQ(partial->result().inserted, 0);
+    EXPECT_EQ(partial->statuses(), (std::vector<WriteStatus>{U, R, U, U}));
+    EXPECT_NE(std::string(fault.what()).find("refuses 1 and counts 4 inserted, where its write errors leave 3"),
+              std::string::npos)
+        << fault.what();
+  }
+}
+
+// ---- unacknowledged writes have no counts to contradict --------------------------------------
+
+// README: "unconfirmed (... answered by a reply that contradicts itself ...)"; "A reply whose count of inserts
+// contradicts its own write errors ... is a server fault". With w: 0 there is no reply at all: libmongoc's bulk
+// reply then has no nInserted (a defect found: odm read it as 0 and took it for a contradiction).
+TEST_F(PartialWrites, AnUnacknowledgedInsertManyIsNoServerFault) {
+  ODM_REQUIRE(unacknowledged_writes);
+  for (const bool ordered : {false, true}) {
+    SCOPED_TRACE(ordered ? "ordered" : "unordered");
+    const int first = ordered ? 10 : 0;
+    auto coll = db().collection<Counter>();
+    coll.write_concern(odm::WriteConcern::unacknowledged());
+    try {
+      coll.insert_many(with_ids({first, first + 1, first + 2}), odm::InsertManyOptions<Counter>{}.ordered(ordered));
+    } catch (const odm::ProtocolError& fault) {
+      ADD_FAILURE() << "w: 0 gets no reply, so no reply contradicted itself: " << fault.what();
+    }
+    auto direct = db().collection<Counter>();
+    EXPECT_EQ(count_eventually(direct, odm::field(&Counter::id) >= first && odm::field(&Counter::id) <= first + 2, 3), 3);
+  }
+}
+
+// The same through bulk_write(): README "`insert_many` and `bulk_write()`".
+TEST_F(PartialWrites, AnUnacknowledgedBulkWriteWithInsertsIsNoServerFault) {
+  ODM_REQUIRE(unacknowledged_writes);
+  auto coll = db().collection<Counter>();
+  coll.insert_one(Counter{1, 0, "old"});
+  auto bulk = coll.bulk_write(
+      odm::BulkWriteOptions<Counter>{}.ordered(false).write_concern(odm::WriteConcern::unacknowledged()));
+  bulk.insert_one(Counter{2, 0, "a"}).insert_one(Counter{3, 0, "b"}).update_one(odm::field(&Counter::id) == 1,
+                                                                                 odm::field(&Counter::value).inc(1));
+  try {
+    bulk.execute();
+  } catch (const odm::ProtocolError& fault) {
+    ADD_FAILURE() << "w: 0 gets no reply, so no reply contradicted itself: " << fault.what();
+  }
+  auto direct = db().collection<Counter>();
+  EXPECT_EQ(count_eventually(direct, odm::field(&Counter::value) == 1, 1), 1) << "the update after the inserts was sent";
+  EXPECT_EQ(direct.count(), 3);
 }
 
 }  // namespace

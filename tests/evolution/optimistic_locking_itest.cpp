@@ -11,11 +11,13 @@
 #include <odm/evolution/extra.hpp>
 #include <odm/evolution/migrate.hpp>
 #include <odm/evolution/versions.hpp>
+#include <odm/fields/object_id.hpp>
 #include <odm/join/subset.hpp>
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -474,6 +476,531 @@ TEST_F(OptimisticLocking, TrackedSavesRacingTypedWritesLoseNoUpdate) {
   const Item now = stored();
   EXPECT_EQ(now.stock, (savers + writers) * each) << conflicts.load() << " conflicts";
   EXPECT_EQ(now.version, (savers + writers) * each) << "each write moved the version once";
+}
+
+// ---- helpers ------------------------------------------------------------------------------
+
+/// The stored document with this _id, as BSON (empty when there is none).
+template <class T, class Id>
+odm::Document raw_of(const odm::Collection<T>& coll, const Id& id) {
+  const std::optional<odm::Document> found =
+      coll.template find_one<odm::Document>(odm::Filter<T>::raw(odm::detail::id_filter(id)));
+  return found ? *found : odm::Document();
+}
+
+/// The integer at a top-level key of `document`, nullopt when absent.
+std::optional<std::int64_t> int_at(const odm::Document& document, const char* key) {
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, document.get(), key)) return std::nullopt;
+  return bson_iter_as_int64(&it);
+}
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+// ---- models of these cases ----------------------------------------------------------------
+
+/// A version member stored under another name.
+struct StoredAsV {
+  std::int64_t id = 0;
+  std::int64_t stock = 0;
+  std::int64_t version = 0;
+  struct odm_model {
+    static constexpr std::string_view collection = "stored_as_v";
+    static constexpr auto fields = odm::fields(odm::version(&StoredAsV::version),
+                                               odm::rename(&StoredAsV::version, "v"),
+                                               odm::defaulted(&StoredAsV::version));
+  };
+};
+
+struct SkuItem {
+  std::string id;
+  std::int64_t stock = 0;
+  std::int64_t version = 0;
+  struct odm_model {
+    static constexpr std::string_view collection = "sku_items";
+    static constexpr auto fields = odm::fields(odm::version(&SkuItem::version));
+  };
+};
+
+struct OidItem {
+  odm::ObjectId id;
+  std::int64_t stock = 0;
+  std::int64_t version = 0;
+  struct odm_model {
+    static constexpr std::string_view collection = "oid_items";
+    static constexpr auto fields = odm::fields(odm::version(&OidItem::version));
+  };
+};
+
+// ---- sessions and transactions ------------------------------------------------------------
+
+// README: "every write odm sends to a versioned model moves the version by one" (the Session overloads too).
+TEST_F(OptimisticLocking, EverySessionOverloadMovesTheVersionOnce) {
+  ODM_REQUIRE(sessions);
+  auto coll = items();
+  coll.insert_one(Item{1, "widget", 100, 0});
+  odm::Tracked<Item> edit = odm::track(coll, std::int64_t{1});
+  odm::Session session = client().start_session();
+  std::int64_t expected = 0;
+  std::int64_t stock = 100;
+  const auto moved = [&](const char* what) {
+    ++expected;
+    --stock;
+    const Item now = stored();
+    EXPECT_EQ(now.version, expected) << what << " through a session";
+    EXPECT_EQ(now.stock, stock) << what;
+  };
+  coll.update_one(session, field(&Item::id) == 1, field(&Item::stock).inc(-1));
+  moved("update_one");
+  coll.update_many(session, field(&Item::id) == 1, field(&Item::stock).inc(-1));
+  moved("update_many");
+  coll.update_one(session, field(&Item::id) == 1, field(&Item::stock).inc(-1), odm::UpdateOptions<Item>{}.upsert());
+  moved("update_one upserting, matching");
+  (void)coll.find_one_and_update(session, field(&Item::id) == 1, field(&Item::stock).inc(-1));
+  moved("find_one_and_update");
+  (void)coll.find_one_and_update(session, field(&Item::id) == 1, field(&Item::stock).inc(-1),
+                                 odm::FindOneAndUpdateOptions<Item>{}.upsert());
+  moved("find_one_and_update upserting, matching");
+  coll.replace_one(session, field(&Item::id) == 1, Item{1, "widget", stock - 1, 0});
+  moved("replace_one");
+  coll.replace_one(session, field(&Item::id) == 1, Item{1, "widget", stock - 1, 0}, odm::ReplaceOptions<Item>{}.upsert());
+  moved("replace_one upserting, matching");
+  (void)coll.find_one_and_replace(session, field(&Item::id) == 1, Item{1, "widget", stock - 1, 0});
+  moved("find_one_and_replace");
+  (void)coll.find_one_and_replace(session, field(&Item::id) == 1, Item{1, "widget", stock - 1, 0},
+                                  odm::FindOneAndReplaceOptions<Item>{}.upsert());
+  moved("find_one_and_replace upserting, matching");
+  coll.bulk_write().update_one(field(&Item::id) == 1, field(&Item::stock).inc(-1)).execute(session);
+  moved("bulk update_one");
+  coll.bulk_write().update_many(field(&Item::id) == 1, field(&Item::stock).inc(-1)).execute(session);
+  moved("bulk update_many");
+  coll.bulk_write().replace_one(field(&Item::id) == 1, Item{1, "widget", stock - 1, 0}).execute(session);
+  moved("bulk replace_one");
+
+  // Upserts that insert, through the session: each document starts at version 1.
+  coll.update_one(session, field(&Item::id) == 2, field(&Item::stock).set(std::int64_t{1}), odm::UpdateOptions<Item>{}.upsert());
+  coll.replace_one(session, field(&Item::id) == 3, Item{3, "c", 1, 0}, odm::ReplaceOptions<Item>{}.upsert());
+  (void)coll.find_one_and_update(session, field(&Item::id) == 4, field(&Item::stock).set(std::int64_t{1}),
+                                 odm::FindOneAndUpdateOptions<Item>{}.upsert());
+  (void)coll.find_one_and_replace(session, field(&Item::id) == 5, Item{5, "e", 1, 0},
+                                  odm::FindOneAndReplaceOptions<Item>{}.upsert());
+  coll.bulk_write()
+      .update_one(field(&Item::id) == 6, field(&Item::stock).set(std::int64_t{1}), odm::UpdateOptions<Item>{}.upsert())
+      .replace_one(field(&Item::id) == 7, Item{7, "g", 1, 0}, odm::ReplaceOptions<Item>{}.upsert())
+      .execute(session);
+  for (std::int64_t id = 2; id <= 7; ++id) EXPECT_EQ(stored(id).version, 1) << "upserted _id " << id;
+
+  edit->stock += 5;
+  try {
+    edit.save(session, coll);
+    ADD_FAILURE() << "a save through the session wrote over " << expected << " writes: stock " << stored().stock;
+  } catch (const odm::VersionConflict& conflict) {
+    EXPECT_EQ(conflict.loaded_version(), 0);
+    EXPECT_EQ(conflict.stored_version(), expected);
+  }
+  EXPECT_EQ(stored().stock, stock);
+  odm::Tracked<Item> retry = odm::track(coll, std::int64_t{1});
+  retry->stock += 5;
+  EXPECT_TRUE(retry.save(session, coll));
+  EXPECT_EQ(stored().version, expected + 1);
+  EXPECT_EQ(stored().stock, stock + 5);
+}
+
+// README: "every write odm sends to a versioned model moves the version by one, in the same command" (in a transaction too).
+TEST_F(OptimisticLocking, WritesInATransactionMoveTheVersion) {
+  ODM_REQUIRE(transactions);
+  auto coll = items();
+  coll.insert_one(Item{1, "widget", 10, 0});
+  odm::Tracked<Item> edit = odm::track(coll, std::int64_t{1});
+  odm::Session session = client().start_session();
+  session.with_transaction([&](odm::Session& s) {
+    coll.update_one(s, field(&Item::id) == 1, field(&Item::stock).inc(-1));
+    (void)coll.find_one_and_update(s, field(&Item::id) == 1, field(&Item::stock).inc(-1));
+    coll.bulk_write().update_one(field(&Item::id) == 1, field(&Item::stock).inc(-1)).execute(s);
+  });
+  EXPECT_EQ(stored().version, 3);
+  EXPECT_EQ(stored().stock, 7);
+  edit->stock += 5;
+  EXPECT_THROW(edit.save(coll), odm::VersionConflict);
+  EXPECT_EQ(stored().stock, 7);
+}
+
+// ---- several documents, several writes ------------------------------------------------------
+
+// README: "`update_many` ... get `$inc: {version: 1}` merged into the update" (each document's own version moves).
+TEST_F(OptimisticLocking, UpdateManyMakesEveryTrackedCopyLose) {
+  auto coll = items();
+  coll.insert_many(std::vector<Item>{{1, "a", 1, 0}, {2, "b", 2, 7}, {3, "c", 3, 41}});
+  std::vector<odm::Tracked<Item>> edits;
+  for (std::int64_t id = 1; id <= 3; ++id) edits.push_back(odm::track(coll, id));
+  const auto result = coll.update_many(field(&Item::stock) >= 1, field(&Item::stock).inc(10));
+  EXPECT_EQ(result.matched, 3);
+  EXPECT_EQ(result.modified, 3);
+  const std::int64_t loaded[] = {0, 7, 41};
+  for (std::size_t i = 0; i < edits.size(); ++i) {
+    SCOPED_TRACE("_id " + std::to_string(i + 1));
+    EXPECT_EQ(stored(static_cast<std::int64_t>(i + 1)).version, loaded[i] + 1);
+    edits[i]->name = "edited";
+    try {
+      edits[i].save(coll);
+      ADD_FAILURE() << "saved over the update_many";
+    } catch (const odm::VersionConflict& conflict) {
+      EXPECT_EQ(conflict.loaded_version(), loaded[i]);
+      EXPECT_EQ(conflict.stored_version(), loaded[i] + 1);
+    }
+    EXPECT_NE(stored(static_cast<std::int64_t>(i + 1)).name, "edited");
+  }
+}
+
+// README: "`update_one`, `update_many`, ... and their bulk forms get `$inc: {version: 1}`"; "the bulk `replace_one` ... increment the stored version".
+TEST_F(OptimisticLocking, ABulkWriteMovesOneDocumentOncePerWrite) {
+  auto coll = items();
+  coll.insert_one(Item{1, "widget", 10, 0});
+  odm::Tracked<Item> edit = odm::track(coll, std::int64_t{1});
+  const auto result =
+      coll.bulk_write()
+          .update_one(field(&Item::id) == 1, field(&Item::stock).inc(-1))
+          .replace_one(field(&Item::id) == 1, Item{1, "widget", 5, 77})
+          .update_many(field(&Item::id) == 1, field(&Item::stock).inc(2))
+          .update_one(field(&Item::id) == 1, odm::Update<Item>::raw(odm_test::json(R"({"$inc": {"stock": 1}})")))
+          .insert_one(Item{4, "d", 1, 0})
+          .update_one(field(&Item::id) == 2, field(&Item::stock).set(std::int64_t{3}), odm::UpdateOptions<Item>{}.upsert())
+          .replace_one(field(&Item::id) == 3, Item{3, "c", 1, 50}, odm::ReplaceOptions<Item>{}.upsert())
+          .delete_one(field(&Item::id) == 4)
+          .execute();
+  EXPECT_EQ(result.matched, 4);
+  EXPECT_EQ(result.upserted_ids.size(), 2u);
+  const Item one = stored(1);
+  EXPECT_EQ(one.stock, 8);
+  EXPECT_EQ(one.version, 4) << "four writes to _id 1, each moving it once";
+  EXPECT_EQ(stored(2).version, 1);
+  EXPECT_EQ(stored(3).version, 1) << "an upserting replace starts at 1, not at the replacement's 50";
+  edit->stock += 100;
+  try {
+    edit.save(coll);
+    ADD_FAILURE() << "saved over the bulk write";
+  } catch (const odm::VersionConflict& conflict) {
+    EXPECT_EQ(conflict.stored_version(), 4);
+  }
+  EXPECT_EQ(stored(1).stock, 8);
+}
+
+// README: "the option `keep_version()` of `UpdateOptions`, `ReplaceOptions` ... sends the write unchanged" (bulk update_many too, and only that write).
+TEST_F(OptimisticLocking, KeepVersionInABulkWriteKeepsOnlyThoseWrites) {
+  auto coll = items();
+  coll.insert_many(std::vector<Item>{{1, "a", 1, 5}, {2, "b", 2, 9}});
+  coll.bulk_write()
+      .update_many(field(&Item::stock) >= 1, field(&Item::stock).inc(1), odm::UpdateOptions<Item>{}.keep_version())
+      .update_one(field(&Item::id) == 1, field(&Item::stock).inc(1))
+      .update_many(field(&Item::stock) >= 1, field(&Item::stock).inc(1), odm::UpdateOptions<Item>{}.keep_version())
+      .update_one(field(&Item::id) == 3, field(&Item::stock).set(std::int64_t{1}),
+                  odm::UpdateOptions<Item>{}.upsert().keep_version())
+      .replace_one(field(&Item::id) == 2, Item{2, "b", 9, 30}, odm::ReplaceOptions<Item>{}.keep_version())
+      .execute();
+  EXPECT_EQ(stored(1).version, 6) << "only the update_one without keep_version moved it";
+  EXPECT_EQ(stored(1).stock, 4);
+  EXPECT_EQ(stored(2).version, 30) << "a kept replace writes the replacement's version";
+  EXPECT_EQ(stored(3).version, 0) << "a kept upsert sends no $inc: the inserted document has no version";
+}
+
+// README: "`$inc: {version: 1}` merged into the update (typed or raw)" -- one $inc, beside the raw update's own.
+TEST_F(OptimisticLocking, ARawUpdateWithItsOwnIncSendsOneInc) {
+  auto coll = items();
+  coll.insert_one(Item{1, "widget", 10, 4});
+  const std::string expected =
+      odm_test::json(R"({"$set": {"name": "sold"}, "$inc": {"stock": -1, "version": {"$numberLong": "1"}}})")
+          .to_canonical_json();
+  const auto raw = [] { return odm::Update<Item>::raw(odm_test::json(R"({"$set": {"name": "sold"}, "$inc": {"stock": -1}})")); };
+  log_.clear();
+  coll.update_one(field(&Item::id) == 1, raw());
+  EXPECT_EQ(last_update().to_canonical_json(), expected) << "update_one";
+  log_.clear();
+  coll.update_many(field(&Item::id) == 1, raw());
+  EXPECT_EQ(last_update().to_canonical_json(), expected) << "update_many";
+  log_.clear();
+  coll.bulk_write().update_one(field(&Item::id) == 1, raw()).execute();
+  EXPECT_EQ(last_update().to_canonical_json(), expected) << "bulk update_one";
+  EXPECT_EQ(stored().version, 7);
+  EXPECT_EQ(stored().stock, 7);
+}
+
+// ---- what the write returns and what a tracked save then does --------------------------------
+
+// README: "`find_one_and_update` ... get `$inc: {version: 1}` merged into the update" -- the document after shows it.
+TEST_F(OptimisticLocking, TheDocumentAfterAWriteShowsTheMovedVersionAndCanBeSaved) {
+  auto coll = items();
+  coll.insert_one(Item{1, "widget", 10, 4});
+  const std::optional<Item> after = coll.find_one_and_update(
+      field(&Item::id) == 1, field(&Item::stock).inc(-3),
+      odm::FindOneAndUpdateOptions<Item>{}.return_document(odm::ReturnDocument::after));
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ(after->version, 5);
+  EXPECT_EQ(after->stock, 7);
+  const std::optional<Item> before = coll.find_one_and_update(field(&Item::id) == 1, field(&Item::stock).inc(-1));
+  ASSERT_TRUE(before.has_value());
+  EXPECT_EQ(before->version, 5) << "the document before the write";
+  const std::optional<Item> replaced = coll.find_one_and_replace(
+      field(&Item::id) == 1, Item{1, "gadget", 3, 0},
+      odm::FindOneAndReplaceOptions<Item>{}.return_document(odm::ReturnDocument::after));
+  ASSERT_TRUE(replaced.has_value());
+  EXPECT_EQ(replaced->version, 7);
+  EXPECT_EQ(replaced->name, "gadget");
+  const std::optional<Item> created = coll.find_one_and_update(
+      field(&Item::id) == 2, field(&Item::stock).set(std::int64_t{1}),
+      odm::FindOneAndUpdateOptions<Item>{}.upsert().return_document(odm::ReturnDocument::after));
+  ASSERT_TRUE(created.has_value());
+  EXPECT_EQ(created->version, 1);
+  // The image after the write is what is stored: tracking it, a save is accepted.
+  odm::Tracked<Item> edit = odm::track(*replaced);
+  edit->stock = 4;
+  EXPECT_TRUE(edit.save(coll));
+  EXPECT_EQ(stored().version, 8);
+  EXPECT_EQ(stored().stock, 4);
+}
+
+// README: keep_version() sends the write unchanged, "at the price that a tracked object loaded before it does not see it".
+TEST_F(OptimisticLocking, ASaveAfterAKeptWriteIsAcceptedAsDocumented) {
+  auto coll = items();
+  coll.insert_one(Item{1, "widget", 10, 4});
+  odm::Tracked<Item> edit = odm::track(coll, std::int64_t{1});
+  coll.update_one(field(&Item::id) == 1, field(&Item::stock).inc(-3), odm::UpdateOptions<Item>{}.keep_version());
+  EXPECT_EQ(stored().version, 4);
+  edit->stock += 5;
+  EXPECT_TRUE(edit.save(coll)) << "keep_version's documented price: the save does not see the kept write";
+  EXPECT_EQ(stored().stock, 15);
+  EXPECT_EQ(stored().version, 5);
+}
+
+// README: "an update that writes the version member itself ... is sent as written" ($rename onto it, $unset of it).
+TEST_F(OptimisticLocking, RenameOntoOrUnsetOfTheVersionIsSentAsWritten) {
+  db().run_command(odm_test::json(R"({"insert": "items", "documents": [{"_id": {"$numberLong": "1"}, "name": "widget",
+      "stock": {"$numberLong": "10"}, "version": {"$numberLong": "4"}, "legacy_version": {"$numberLong": "9"}}]})"));
+  auto coll = items();
+  odm::Tracked<Item> at_four = odm::track(coll, std::int64_t{1});
+  log_.clear();
+  coll.update_one(field(&Item::id) == 1, odm::Update<Item>::raw(odm_test::json(R"({"$rename": {"legacy_version": "version"}})")));
+  EXPECT_EQ(last_update().to_canonical_json(),
+            odm_test::json(R"({"$rename": {"legacy_version": "version"}})").to_canonical_json());
+  EXPECT_EQ(stored().version, 9) << "the renamed value, not one more";
+  at_four->stock = 1;
+  EXPECT_THROW(at_four.save(coll), odm::VersionConflict);
+  odm::Tracked<Item> at_nine = odm::track(coll, std::int64_t{1});
+  log_.clear();
+  coll.update_one(field(&Item::id) == 1,
+                  odm::Update<Item>::raw(odm_test::json(R"({"$unset": {"version": ""}, "$inc": {"stock": -3}})")));
+  EXPECT_EQ(last_update().to_canonical_json(),
+            odm_test::json(R"({"$unset": {"version": ""}, "$inc": {"stock": -3}})").to_canonical_json());
+  EXPECT_FALSE(int_at(raw_of(coll, std::int64_t{1}), "version").has_value());
+  at_nine->stock = 100;
+  try {
+    at_nine.save(coll);
+    ADD_FAILURE() << "saved over the $unset";
+  } catch (const odm::VersionConflict& conflict) {
+    EXPECT_EQ(conflict.loaded_version(), 9);
+    EXPECT_EQ(conflict.stored_version(), 0) << "a document without the field is at version 0";
+  }
+  EXPECT_EQ(stored().stock, 7);
+}
+
+// README: a VersionConflict names "the document and both versions".
+TEST_F(OptimisticLocking, AConflictNamesTheDocumentOnceAndBothVersions) {
+  auto coll = items();
+  coll.insert_one(Item{1, "widget", 10, 0});
+  odm::Tracked<Item> edit = odm::track(coll, std::int64_t{1});
+  coll.update_one(field(&Item::id) == 1, field(&Item::stock).inc(-3));
+  edit->stock += 5;
+  try {
+    edit.save(coll);
+    ADD_FAILURE() << "saved";
+  } catch (const odm::VersionConflict& conflict) {
+    const std::string what = conflict.what();
+    EXPECT_NE(what.find("document with _id 1 in " + db_name_ + ".items"), std::string::npos) << what;
+    EXPECT_EQ(occurrences(what, "_id"), 1u) << what;
+    EXPECT_NE(what.find("version 1"), std::string::npos) << what;
+    EXPECT_NE(what.find("version 0"), std::string::npos) << what;
+  }
+}
+
+// ---- models: a renamed version member, string and ObjectId ids, a version another program wrote ----
+
+// README: "A model with a version member (`odm::fields(odm::version(&Item::version))`...) counts the writes to each document" (under its stored name).
+TEST_F(OptimisticLocking, ARenamedVersionMemberMovesUnderItsStoredName) {
+  auto coll = db().collection<StoredAsV>();
+  coll.insert_one(StoredAsV{1, 10, 0});
+  odm::Tracked<StoredAsV> edit = odm::track(coll, std::int64_t{1});
+  log_.clear();
+  coll.update_one(field(&StoredAsV::id) == 1, field(&StoredAsV::stock).inc(-1));
+  EXPECT_EQ(last_update().to_canonical_json(),
+            odm_test::json(R"({"$inc": {"stock": {"$numberLong": "-1"}, "v": {"$numberLong": "1"}}})").to_canonical_json());
+  coll.replace_one(field(&StoredAsV::id) == 1, StoredAsV{1, 5, 99});
+  (void)coll.find_one_and_update(field(&StoredAsV::id) == 1, field(&StoredAsV::stock).inc(1));
+  const odm::Document raw = raw_of(coll, std::int64_t{1});
+  EXPECT_EQ(int_at(raw, "v").value_or(-1), 3) << raw.to_json();
+  EXPECT_FALSE(int_at(raw, "version").has_value()) << "the member's C++ name is never written: " << raw.to_json();
+  EXPECT_EQ(coll.get_by_id(1).version, 3);
+  edit->stock = 50;
+  EXPECT_THROW(edit.save(coll), odm::VersionConflict);
+  EXPECT_EQ(coll.get_by_id(1).stock, 6);
+  // Written itself, under the stored name: sent as written.
+  coll.update_one(field(&StoredAsV::id) == 1, field(&StoredAsV::version).set(std::int64_t{40}));
+  EXPECT_EQ(coll.get_by_id(1).version, 40);
+}
+
+// README: "Every tracked save matches the version it loaded ... throws `odm::VersionConflict`, naming the document" (a string id).
+TEST_F(OptimisticLocking, AStringIdModelLosesAndNamesItsId) {
+  auto coll = db().collection<SkuItem>();
+  coll.insert_one(SkuItem{"sku-1", 10, 0});
+  odm::Tracked<SkuItem> edit = odm::track(coll, std::string("sku-1"));
+  coll.update_one(field(&SkuItem::id) == std::string("sku-1"), field(&SkuItem::stock).inc(-3));
+  EXPECT_EQ(coll.get_by_id("sku-1").version, 1);
+  edit->stock += 5;
+  try {
+    edit.save(coll);
+    ADD_FAILURE() << "saved over the update";
+  } catch (const odm::VersionConflict& conflict) {
+    EXPECT_NE(std::string(conflict.what()).find(R"(document with _id "sku-1" in )" + db_name_ + ".sku_items"),
+              std::string::npos)
+        << conflict.what();
+  }
+  EXPECT_EQ(coll.get_by_id("sku-1").stock, 7);
+  odm::Tracked<SkuItem> retry = odm::track(coll, std::string("sku-1"));
+  retry->stock += 5;
+  EXPECT_TRUE(retry.save(coll));
+  EXPECT_EQ(coll.get_by_id("sku-1").version, 2);
+}
+
+// README: "Every tracked save matches the version it loaded and increments it" (an ObjectId id odm generated).
+TEST_F(OptimisticLocking, AnObjectIdModelLoses) {
+  auto coll = db().collection<OidItem>();
+  OidItem item{odm::ObjectId(), 10, 0};
+  coll.insert_one(item);
+  ASSERT_FALSE(item.id.is_zero());
+  odm::Tracked<OidItem> edit = odm::track(coll, item.id);
+  coll.bulk_write().update_one(field(&OidItem::id) == item.id, field(&OidItem::stock).inc(-3)).execute();
+  edit->stock += 5;
+  EXPECT_THROW(edit.save(coll), odm::VersionConflict);
+  EXPECT_EQ(coll.get_by_id(item.id).stock, 7);
+  EXPECT_EQ(coll.get_by_id(item.id).version, 1);
+}
+
+// README: "every write odm sends to a versioned model moves the version by one" (a version another program stored as an int32).
+TEST_F(OptimisticLocking, AnInt32VersionAnotherProgramWroteIsMovedAndGuarded) {
+  db().run_command(odm_test::json(R"({"insert": "items", "documents": [
+      {"_id": {"$numberLong": "1"}, "name": "a", "stock": {"$numberLong": "10"}, "version": 3},
+      {"_id": {"$numberLong": "2"}, "name": "b", "stock": {"$numberLong": "10"}, "version": 2147483647}]})"));
+  auto coll = items();
+  odm::Tracked<Item> edit = odm::track(coll, std::int64_t{1});
+  EXPECT_EQ(edit->version, 3);
+  coll.update_one(field(&Item::id) == 1, field(&Item::stock).inc(-3));
+  EXPECT_EQ(stored(1).version, 4);
+  edit->stock += 5;
+  EXPECT_THROW(edit.save(coll), odm::VersionConflict);
+  EXPECT_EQ(stored(1).stock, 7);
+  // A tracked save matches the int32 it loaded.
+  odm::Tracked<Item> other = odm::track(coll, std::int64_t{2});
+  other->stock = 11;
+  EXPECT_TRUE(other.save(coll));
+  EXPECT_EQ(stored(2).version, std::int64_t{2147483648}) << "moved past the int32 range, not wrapped";
+  coll.update_one(field(&Item::id) == 2, field(&Item::stock).inc(1));
+  EXPECT_EQ(stored(2).version, std::int64_t{2147483649});
+}
+
+// ---- Subset operations on a versioned owner ---------------------------------------------------
+
+// README: "the Subset operations on a versioned owner, are updates too" (update and remove).
+TEST_F(OptimisticLocking, SubsetUpdateAndRemoveMoveTheOwnersVersion) {
+  auto shelves = db().collection<Shelf>();
+  shelves.insert_one(Shelf{1, "fiction", {}, 0});
+  ASSERT_TRUE(odm::subset::add(db(), &Shelf::first, std::int32_t{1}, Book{7, odm::ParentRef<Shelf>(1), "Emma"}));
+
+  odm::Tracked<Shelf> before_update = odm::track(shelves, std::int32_t{1});
+  const std::int64_t loaded = before_update->version;
+  EXPECT_TRUE(odm::subset::update(db(), &Shelf::first, Book{7, odm::ParentRef<Shelf>(1), "Anna"}));
+  const Shelf updated = shelves.get_by_id(1);
+  ASSERT_EQ(updated.first.size(), 1U);
+  EXPECT_GT(updated.version, loaded) << "subset::update rewrote the owner's embedded array";
+  before_update->label = "novels";
+  EXPECT_THROW(before_update.save(shelves), odm::VersionConflict);
+
+  odm::Tracked<Shelf> before_remove = odm::track(shelves, std::int32_t{1});
+  const std::int64_t reloaded = before_remove->version;
+  EXPECT_TRUE(odm::subset::remove(db(), &Shelf::first, Book{7, odm::ParentRef<Shelf>(1), "Anna"}));
+  const Shelf removed = shelves.get_by_id(1);
+  EXPECT_EQ(removed.first.size(), 0U);
+  EXPECT_GT(removed.version, reloaded) << "subset::remove rewrote the owner's embedded array";
+  before_remove->label = "novels";
+  EXPECT_THROW(before_remove.save(shelves), odm::VersionConflict);
+  EXPECT_EQ(shelves.get_by_id(1).label, "fiction");
+}
+
+// ---- refusals leave nothing behind; an upsert's start --------------------------------------
+
+// README: "Two combinations are refused with an `odm::UsageError` before anything is sent: a `$setOnInsert` of the version member".
+// (A defect found: the upgrade of the documents the filter reaches was sent first.)
+TEST_F(OptimisticLocking, ARefusedSetOnInsertOfTheVersionUpgradesNothingFirst) {
+  db().run_command(odm_test::json(R"({"insert": "counters", "documents": [
+      {"_id": {"$numberLong": "1"}, "hits": {"$numberLong": "5"}},
+      {"_id": {"$numberLong": "2"}, "hits": {"$numberLong": "5"}}]})"));
+  auto counters = db().collection<Counter>();
+  const auto refused = field(&Counter::hits).inc(1) + field(&Counter::version).set_on_insert(std::int64_t{0});
+  log_.clear();
+  EXPECT_THROW(counters.update_one(field(&Counter::id) == 1, refused, odm::UpdateOptions<Counter>{}.upsert()),
+               odm::UsageError);
+  EXPECT_THROW(counters.update_many(field(&Counter::id) == 2, refused, odm::UpdateOptions<Counter>{}.upsert()),
+               odm::UsageError);
+  EXPECT_EQ(log_.started("update"), 0) << "a refused write sent the schema upgrades of the documents it could reach";
+  for (std::int64_t id : {std::int64_t{1}, std::int64_t{2}}) {
+    const odm::Document raw = raw_of(counters, id);
+    EXPECT_FALSE(int_at(raw, "version").has_value()) << raw.to_json();
+    EXPECT_FALSE(int_at(raw, "schema_version").has_value()) << raw.to_json();
+  }
+}
+
+// README: "... refused with an `odm::UsageError` before anything is sent". (A defect found:
+// the refused write's filter stayed queued for its upgrade, which a later execute() sent, and
+// a tracked save loaded before then lost to a write that was never queued.)
+TEST_F(OptimisticLocking, ABulkWriteRefusedAtPushLeavesNoUpgradeBehind) {
+  db().run_command(odm_test::json(
+      R"({"insert": "counters", "documents": [{"_id": {"$numberLong": "1"}, "hits": {"$numberLong": "5"}}]})"));
+  auto counters = db().collection<Counter>();
+  odm::Tracked<Counter> edit = odm::track(counters, std::int64_t{1});
+  auto bulk = counters.bulk_write();
+  EXPECT_THROW(bulk.update_one(field(&Counter::id) == 1,
+                               field(&Counter::hits).inc(1) + field(&Counter::version).set_on_insert(std::int64_t{0}),
+                               odm::UpdateOptions<Counter>{}.upsert()),
+               odm::UsageError);
+  EXPECT_EQ(bulk.size(), 0u);
+  bulk.delete_one(field(&Counter::id) == 99);
+  log_.clear();
+  bulk.execute();
+  EXPECT_EQ(log_.started("update"), 0) << "the refused write's filter was upgraded";
+  EXPECT_FALSE(int_at(raw_of(counters, std::int64_t{1}), "version").has_value());
+  edit->hits = 6;
+  try {
+    EXPECT_TRUE(edit.save(counters));
+  } catch (const odm::VersionConflict& conflict) {
+    ADD_FAILURE() << "no write was queued for _id 1, yet: " << conflict.what();
+  }
+  EXPECT_EQ(counters.get_by_id(1).hits, 6);
+}
+
+// README: "an upsert that inserts starts the document at version 1 (one above a version its
+// filter names)": MongoDB seeds the inserted document from the filter's equalities, then the
+// $inc adds one.
+TEST_F(OptimisticLocking, AnUpsertThatInsertsStartsOneAboveAVersionItsFilterNames) {
+  auto coll = items();
+  coll.update_one(field(&Item::id) == 5 && field(&Item::version) == 3, field(&Item::stock).set(std::int64_t{1}),
+                  odm::UpdateOptions<Item>{}.upsert());
+  EXPECT_EQ(stored(5).version, 4);
+  coll.replace_one(field(&Item::id) == 6 && field(&Item::version) == 3, Item{6, "f", 1, 0},
+                   odm::ReplaceOptions<Item>{}.upsert());
+  EXPECT_EQ(stored(6).version, 4);
+  coll.update_one(field(&Item::id) == 7, field(&Item::stock).set(std::int64_t{1}), odm::UpdateOptions<Item>{}.upsert());
+  EXPECT_EQ(stored(7).version, 1);
 }
 
 }  // namespace

@@ -384,6 +384,9 @@ class BulkWrite {
   /// An upserting replace first checks that no document its filter matches is newer, when
   /// execute() runs, and throws SchemaVersionError before anything is sent if one is.
   BulkWrite& replace_one(const Filter<T>& filter, const T& replacement, const ReplaceOptions<T>& options = {}) {
+    // Built first: a refused write leaves nothing behind for execute().
+    Document document = detail::replacement_of(replacement, detail::OptionsAccess::spec(options).keep_version,
+                                               "a bulk write's replace_one");
     if constexpr (detail::has_pending_steps<T>()) to_upgrade_.push_back(filter);
     Document where = filter.bson();
     if constexpr (has_schema_versions<T>)
@@ -391,10 +394,7 @@ class BulkWrite {
         upserting_replaces_.push_back({where, spec.collation});
     return push(detail::keeps_unknown_fields<T> ? detail::BulkOperation::Kind::replace_one
                                                 : detail::BulkOperation::Kind::update_one,
-                detail::replace_filter<T>(std::move(where)),
-                detail::replacement_of(replacement, detail::OptionsAccess::spec(options).keep_version,
-                                       "a bulk write's replace_one"),
-                statement(options));
+                detail::replace_filter<T>(std::move(where)), std::move(document), statement(options));
   }
   /// A delete's hint and collation travel with the write, as an update's do; its comment,
   /// time limit or write concern belongs to the whole bulk write (set here, it throws
@@ -426,12 +426,13 @@ class BulkWrite {
 
   BulkWrite& push_update(detail::BulkOperation::Kind kind, const Filter<T>& filter, const Update<T>& update,
                          const UpdateOptions<T>& options) {
+    // Built first: a refused write leaves nothing behind for execute().
+    Document document = detail::update_as_sent(update, filter, detail::OptionsAccess::spec(options),
+                                               kind == detail::BulkOperation::Kind::update_one
+                                                   ? "a bulk write's update_one"
+                                                   : "a bulk write's update_many");
     if constexpr (detail::has_pending_steps<T>()) to_upgrade_.push_back(filter);
-    return push(kind, filter.bson(),
-                detail::update_as_sent(update, filter, detail::OptionsAccess::spec(options),
-                                       kind == detail::BulkOperation::Kind::update_one ? "a bulk write's update_one"
-                                                                                       : "a bulk write's update_many"),
-                statement(options));
+    return push(kind, filter.bson(), std::move(document), statement(options));
   }
 
   BulkWrite& push(detail::BulkOperation::Kind kind, Document first, Document second = {}, Document options = {}) {
@@ -613,28 +614,32 @@ class Collection {
   /// Applies `update` to the first document matching `filter`, atomically.
   UpdateResult<id_type> update_one(const Filter<T>& filter, const Update<T>& update,
                                    const UpdateOptions<T>& options = {}) {
+    // Built first: a refused update upgrades nothing.
+    const Document document = detail::update_as_sent(update, filter, spec(options), "update_one");
     detail::upgrade_reachable<T>(core_, nullptr, filter);
-    return update_in(nullptr, detail::UpdateKind::one, filter.bson(),
-                     detail::update_as_sent(update, filter, spec(options), "update_one"), spec(options));
+    return update_in(nullptr, detail::UpdateKind::one, filter.bson(), document, spec(options));
   }
   UpdateResult<id_type> update_one(Session& session, const Filter<T>& filter, const Update<T>& update,
                                    const UpdateOptions<T>& options = {}) {
+    const Document document = detail::update_as_sent(update, filter, spec(options), "update_one");
     detail::upgrade_reachable<T>(core_, detail::Access::session_state(session), filter);
-    return update_in(detail::Access::session_state(session), detail::UpdateKind::one, filter.bson(),
-                     detail::update_as_sent(update, filter, spec(options), "update_one"), spec(options));
+    return update_in(detail::Access::session_state(session), detail::UpdateKind::one, filter.bson(), document,
+                     spec(options));
   }
   /// Applies `update` to every document matching `filter`.
   UpdateResult<id_type> update_many(const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
+    // Built first: a refused update upgrades nothing.
+    const Document document = detail::update_as_sent(update, filter, spec(options), "update_many");
     detail::upgrade_reachable<T>(core_, nullptr, filter);
-    return update_in(nullptr, detail::UpdateKind::many, filter.bson(),
-                     detail::update_as_sent(update, filter, spec(options), "update_many"), spec(options));
+    return update_in(nullptr, detail::UpdateKind::many, filter.bson(), document, spec(options));
   }
   UpdateResult<id_type> update_many(Session& session, const Filter<T>& filter, const Update<T>& update,
                                     const UpdateOptions<T>& options = {}) {
+    const Document document = detail::update_as_sent(update, filter, spec(options), "update_many");
     detail::upgrade_reachable<T>(core_, detail::Access::session_state(session), filter);
-    return update_in(detail::Access::session_state(session), detail::UpdateKind::many, filter.bson(),
-                     detail::update_as_sent(update, filter, spec(options), "update_many"), spec(options));
+    return update_in(detail::Access::session_state(session), detail::UpdateKind::many, filter.bson(), document,
+                     spec(options));
   }
 
   // ---- delete -------------------------------------------------------------------

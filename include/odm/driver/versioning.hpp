@@ -9,8 +9,10 @@
 // the Subset operations, are updates too. An odm::Tracked save, which matches the version
 // it loaded, therefore misses after any of them instead of overwriting what they wrote.
 //
+// An upsert that inserts starts the document at 1 (one above a version its filter names).
 // Two ways to keep the version as it is: an update that itself writes the version member
-// (`field(&Item::version).set(7)`, Tracked's own `$inc`) is sent as written, and the
+// (`field(&Item::version).set(7)`, Tracked's own `$inc`) is sent as written (it takes
+// charge of the counter: one that does not raise it lets a save pass), and the
 // option keep_version() (UpdateOptions, ReplaceOptions, FindOneAndUpdateOptions,
 // FindOneAndReplaceOptions) sends the write unchanged, a replace with the replacement's
 // version. A `$setOnInsert` of the version member alone is refused (MongoDB refuses it
@@ -47,10 +49,22 @@ consteval std::size_t version_index() {
 /// Whether T has a version member.
 template <class T>
 inline constexpr bool is_versioned = [] {
-  if constexpr (reflectable<T>)
-    return version_index<T>() < members<T>::size;
-  else
+  if constexpr (reflectable<T>) {
+    constexpr std::size_t at = version_index<T>();
+    if constexpr (at < members<T>::size) {
+      // Moved under one name, read under either: a save or a write of one release would
+      // not see the other's (and MongoDB cannot $inc two names as one counter).
+      static_assert(member<T, at>::previous_name.empty(),
+                    "odm::version: the version member cannot be renamed in its expand phase (odm::renamed_from): "
+                    "each release would count writes under its own name and miss the other's; rename it with a "
+                    "Migration (odm::rename_field) while no tracked object is in use, or keep its stored name");
+      return true;
+    } else {
+      return false;
+    }
+  } else {
     return false;
+  }
 }();
 
 /// The stored name of T's version member.

@@ -100,7 +100,7 @@ template <document_model T>
 class Tracked {
   static_assert(has_id<T>, "odm::Tracked: the model needs an id member (stored as _id): a save finds its document by id");
   static constexpr std::size_t version_at = detail::version_index<T>();
-  static constexpr bool versioned = version_at < members<T>::size;
+  static constexpr bool versioned = detail::is_versioned<T>;
   static constexpr bool upgrades_on_read = detail::has_pending_steps<T>();
 
  public:
