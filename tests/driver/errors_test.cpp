@@ -74,7 +74,13 @@ TEST_F(Errors, DuplicateOnAUniqueIndexNamesTheIndexAndKey) {
                                odm::Update<Isbn>::raw(json(R"({"$set": {"isbn": "978-1449344689"}})"))),
                odm::DuplicateKeyError);
   std::vector<Isbn> batch{{4, "x"}, {5, "x"}};
-  EXPECT_THROW(coll.insert_many(batch), odm::DuplicateKeyError);
+  if (missing_capability(Capability::insert_counts)) {
+    // mongo-java-server counts the refused document as inserted: a reply that contradicts
+    // itself, which odm reports as the server fault it is (PartialWrites.MongoJavaServers...).
+    EXPECT_THROW(coll.insert_many(batch), odm::ProtocolError);
+  } else {
+    EXPECT_THROW(coll.insert_many(batch), odm::DuplicateKeyError);
+  }
   // A DuplicateKeyError is a WriteError, a ServerError and an odm::Error.
   EXPECT_THROW(coll.insert_one(Isbn{1, "other"}), odm::WriteError);
   EXPECT_THROW(coll.insert_one(Isbn{1, "other"}), odm::ServerError);
