@@ -355,13 +355,21 @@ void expect_contradiction_reported(odm::Collection<Counter>& coll, bool ordered)
   }
 }
 
-class ContradictingReplies : public FailPointTest {};
+/// The odm test server, whose fail point data odmReplyFields (its own) makes a reply
+/// contradict itself; skipped elsewhere.
+class ContradictingReplies : public FailPointTest {
+ protected:
+  void SetUp() override {
+    FailPointTest::SetUp();
+    if (HasFatalFailure() || IsSkipped()) return;
+    if (engine() != Engine::odm_test_server)
+      GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data, which makes a reply contradict "
+                      "itself; MongoDB's replies do not";
+  }
+};
 
-// The odm test server, told by its fail point to answer n: 4 (odmReplyFields, its own).
+// Told by the fail point to answer n: 4.
 TEST_F(ContradictingReplies, AnInsertCountAboveWhatTheWriteErrorsLeaveIsAProtocolError) {
-  if (engine() != Engine::odm_test_server)
-    GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data, which makes a reply contradict "
-                    "itself; MongoDB's replies do not";
   for (const bool ordered : {true, false}) {
     SCOPED_TRACE(ordered ? "ordered" : "unordered");
     auto coll = client_->database(db_name_).collection<Counter>();
@@ -374,9 +382,6 @@ TEST_F(ContradictingReplies, AnInsertCountAboveWhatTheWriteErrorsLeaveIsAProtoco
 
 // A reply that counts fewer inserts than were sent, with no write error: as much a fault.
 TEST_F(ContradictingReplies, AnInsertCountBelowWhatWasSentWithoutErrorsIsAProtocolError) {
-  if (engine() != Engine::odm_test_server)
-    GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data, which makes a reply contradict "
-                    "itself; MongoDB's replies do not";
   auto coll = client_->database(db_name_).collection<Counter>();
   fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "odmReplyFields": {"n": 1}})");
   try {
@@ -418,8 +423,6 @@ std::int64_t count_eventually(odm::Collection<Counter>& coll, const odm::Filter<
 // README: "A reply whose count of inserts contradicts its own write errors ... that command's writes are `unconfirmed`
 // and left out of `result()`'s counts, and nothing after it is sent" -- in an unordered bulk write mixing kinds.
 TEST_F(ContradictingReplies, AnUnorderedMixedBulkWriteKeepsTheOtherCommandsCountsAndStops) {
-  if (engine() != Engine::odm_test_server)
-    GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data";
   auto coll = client_->database(db_name_).collection<Counter>();
   coll.insert_many(with_ids({1, 2}));  // values 10, 20
   fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "odmReplyFields": {"n": 2}})");
@@ -457,8 +460,6 @@ TEST_F(ContradictingReplies, AnUnorderedMixedBulkWriteKeepsTheOtherCommandsCount
 // README: "that command's writes are `unconfirmed` and left out of `result()`'s counts, and nothing after it is sent"
 // -- an earlier insert command's count stays; a fault in a later command, no write error.
 TEST_F(ContradictingReplies, AnOrderedBulkWriteCountsOnlyTheCommandsBeforeTheFault) {
-  if (engine() != Engine::odm_test_server)
-    GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data";
   auto coll = client_->database(db_name_).collection<Counter>();
   coll.insert_one(Counter{1, 0, "old"});
   // The first insert command passes; every later one answers n: 3.
@@ -493,8 +494,6 @@ TEST_F(ContradictingReplies, AnOrderedBulkWriteCountsOnlyTheCommandsBeforeTheFau
 // README: the ProtocolError "is also a `PartialWrite<T>`"; "the write throws an `odm::ProtocolError`" even after an
 // earlier refusal of an unordered write, whose DuplicateKeyError it replaces.
 TEST_F(ContradictingReplies, AFaultAfterARefusalIsStillTheProtocolError) {
-  if (engine() != Engine::odm_test_server)
-    GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data";
   auto coll = client_->database(db_name_).collection<Counter>();
   coll.insert_one(Counter{1, 0, "old"});
   fail_point(R"({"skip": 1})", R"({"failCommands": ["insert"], "odmReplyFields": {"n": 5}})");
@@ -518,8 +517,6 @@ TEST_F(ContradictingReplies, AFaultAfterARefusalIsStillTheProtocolError) {
 // README: "`insert_many` and `bulk_write()` ... A reply whose count of inserts contradicts its own write errors ...
 // the write throws an `odm::ProtocolError`" -- the issue's 4 inserts, one refused, n: 4, through bulk_write().
 TEST_F(ContradictingReplies, TheIssuesFourInsertsThroughABulkWrite) {
-  if (engine() != Engine::odm_test_server)
-    GTEST_SKIP() << "needs the odm test server's odmReplyFields fail point data";
   auto coll = client_->database(db_name_).collection<Counter>();
   coll.insert_one(Counter{1, 0, "old"});
   fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "odmReplyFields": {"n": 4}})");
