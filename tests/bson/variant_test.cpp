@@ -38,8 +38,11 @@ struct Pet {
   bool operator==(const Pet&) const = default;
 };
 
+// An int64 member reads an int32 too, so `std::variant<std::int32_t, std::int64_t>` does not
+// compile in either order (variant_round_trip_test.cpp has why); a double does not read as
+// an integer, so a double after an int64 is told apart.
 struct Number {
-  std::variant<std::int32_t, std::int64_t, double> n;
+  std::variant<std::int64_t, double> n;
   bool operator==(const Number&) const = default;
 };
 
@@ -64,12 +67,11 @@ TEST(Variant, DecodesTheFirstAlternativeThatAccepts) {
 }
 
 TEST(Variant, OrderOfAlternativesDecides) {
-  // An int32 is accepted by the first alternative; a long by the int32 alternative too
-  // when it fits (the int codec reads longs that fit), else by the int64 one; a double
-  // by the double alternative only.
-  EXPECT_EQ(decode<Number>(R"({"n": 5})").n.index(), 0u);
-  EXPECT_EQ(decode<Number>(R"({"n": {"$numberLong": "5000000000"}})").n.index(), 1u);
-  EXPECT_EQ(decode<Number>(R"({"n": 2.5})").n.index(), 2u);
+  // An int32 and a long are accepted by the int64 alternative, a double by the double one
+  // only; a stored int32 would fit the double too, but the int64 comes first.
+  EXPECT_EQ(decode<Number>(R"({"n": 5})"), Number{std::int64_t{5}});
+  EXPECT_EQ(decode<Number>(R"({"n": {"$numberLong": "5000000000"}})"), Number{std::int64_t{5'000'000'000}});
+  EXPECT_EQ(decode<Number>(R"({"n": 2.5})"), Number{2.5});
 }
 
 TEST(Variant, RoundTrips) {
@@ -139,17 +141,22 @@ TEST(Variant, AStrictStructDoesNotFitADocumentWithOtherFields) {
   EXPECT_EQ(decode<Pet>(R"({"animal": {"meow": "m", "barks": 1}})"), Pet{Cat{"m"}});
 }
 
+// Two vectors are not told apart (an empty one fits both); a std::array of N fits only N
+// elements, so it can come before a vector whose elements it does not take.
 struct Lists {
-  std::variant<std::vector<std::int32_t>, std::vector<std::string>, std::optional<std::string>> list;
+  std::variant<std::array<std::string, 2>, std::vector<std::int32_t>, std::optional<std::string>> list;
   bool operator==(const Lists&) const = default;
 };
 
 TEST(Variant, AnArrayFitsWhenEveryElementHasATypeItsElementTypeTakes) {
-  EXPECT_EQ(decode<Lists>(R"({"list": [1, 2]})").list.index(), 0u);
-  EXPECT_EQ(decode<Lists>(R"({"list": ["a"]})"), Lists{std::vector<std::string>{"a"}});
-  EXPECT_EQ(decode<Lists>(R"({"list": []})").list.index(), 0u);  // an empty array fits the first
+  EXPECT_EQ(decode<Lists>(R"({"list": ["a", "b"]})"), (Lists{std::array<std::string, 2>{"a", "b"}}));
+  EXPECT_EQ(decode<Lists>(R"({"list": [1, 2]})"), (Lists{std::vector<std::int32_t>{1, 2}}));
+  EXPECT_EQ(decode<Lists>(R"({"list": []})"), Lists{std::vector<std::int32_t>{}});  // not 2 elements
   EXPECT_EQ(decode<Lists>(R"({"list": null})"), Lists{std::optional<std::string>{}});
   EXPECT_EQ(decode<Lists>(R"({"list": "x"})"), Lists{std::optional<std::string>{"x"}});
+  EXPECT_EQ(decode_error<Lists>(R"({"list": ["a"]})"),
+            "list: none of the variant's 3 alternatives fits the stored array (expected 2 elements, got 1; 0: "
+            "expected int or long, got string; expected string, got array)");
 }
 
 struct Inner {

@@ -1,6 +1,7 @@
 # A compile-fail case is a pair (tests/compile_fail/models.hpp says why):
 #   - SOURCE built with -DODM_COMPILE_FAIL must be refused, and the compiler's output must
-#     contain the message its first line names ("// expect: <message>");
+#     contain the message its first line names ("// expect: <message>"), and the message
+#     of each "// expect: " line right after it (a type the error must name, say);
 #   - SOURCE built without it (the twin) must compile.
 # (file(READ), not file(STRINGS): a message may contain ';', a list separator to CMake.)
 file(READ ${SOURCE} content)
@@ -8,6 +9,14 @@ if(NOT content MATCHES "^// expect: ([^\n]+)")
   message(FATAL_ERROR "${SOURCE}: the first line must be '// expect: <message>'")
 endif()
 set(expected "${CMAKE_MATCH_1}")
+set(also_expected)
+string(REGEX MATCH "^(// expect: [^\n]*\n)+" head "${content}")
+string(REGEX MATCHALL "// expect: [^\n]*" lines "${head}")
+list(POP_FRONT lines)
+foreach(line IN LISTS lines)
+  string(SUBSTRING "${line}" 11 -1 line)
+  list(APPEND also_expected "${line}")
+endforeach()
 if(NOT content MATCHES "#ifn?def ODM_COMPILE_FAIL\n")
   message(FATAL_ERROR "${SOURCE}: a case needs its twin: '#ifdef ODM_COMPILE_FAIL' ... '#else' ... '#endif'")
 endif()
@@ -41,10 +50,12 @@ execute_process(COMMAND ${CXX} ${flags} -DODM_COMPILE_FAIL ${SOURCE} RESULT_VARI
 if(rc EQUAL 0)
   message(FATAL_ERROR "${SOURCE} compiled with -DODM_COMPILE_FAIL, but it must not")
 endif()
-string(FIND "${out}${err}" "${expected}" at)
-if(at EQUAL -1)
-  message(FATAL_ERROR "${SOURCE} failed to compile, but without the expected message\n  ${expected}\ncompiler said:\n${err}")
-endif()
+foreach(wanted IN ITEMS "${expected}" LISTS also_expected)
+  string(FIND "${out}${err}" "${wanted}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${SOURCE} failed to compile, but without the expected message\n  ${wanted}\ncompiler said:\n${err}")
+  endif()
+endforeach()
 
 execute_process(COMMAND ${CXX} ${flags} ${SOURCE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)

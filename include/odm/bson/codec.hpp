@@ -325,16 +325,45 @@ bool fits_by_decoding(const bson_iter_t& it, std::string& why) {
   }
 }
 
+// What `fits` reads of a stored value, said by each variant_shape as `using reads = ...;`,
+// so that the compiler can prove a variant's alternatives apart before anything is stored
+// (detail/variant_alternatives.hpp): one of
+/// a value it decodes, of one of the BSON types `Types`;
+template <type_mask Types>
+struct reads_by_decoding {};
+/// a value a codec of your own decodes: taken to be of the BSON types its `kind` states;
+template <class T>
+struct reads_as_kind {};
+/// a document's fields, one level deep, as the struct T's members (record.hpp);
+template <class T>
+struct reads_record {};
+/// an array whose elements are of types Element takes, exactly Count of them (any number
+/// when Count is any_count);
+inline constexpr std::size_t any_count = ~std::size_t{0};
+template <class Element, std::size_t Count>
+struct reads_array {};
+/// a document whose values are all of types Value takes;
+template <class Value>
+struct reads_map {};
+/// null, or what T reads;
+template <class T>
+struct reads_nullable {};
+/// what any of T... reads.
+template <class... T>
+struct reads_one_of {};
+
 /// How a std::variant picks alternative T for a stored value without decoding anything
 /// nested in it (the README's "Decoding" has the rule):
 ///   types          the BSON types a value of T can be stored as (any_type: unknown);
-///   fits(it, why)  whether T is the alternative for the value at `it`; if not, `why` says why.
+///   fits(it, why)  whether T is the alternative for the value at `it`; if not, `why` says why;
+///   reads          what `fits` looks at, one of the reads_* descriptions above.
 /// This primary template decides by decoding the value, which reads that value alone: right
 /// for scalars, odm's value types and codecs of your own. Documents and arrays are looked
 /// at one level deep by their own specializations (record.hpp, containers.hpp).
 template <class T, class Enable = void>
 struct variant_shape {
   static constexpr type_mask types = any_type;
+  using reads = reads_as_kind<T>;
   static bool fits(const bson_iter_t& it, std::string& why) { return fits_by_decoding<T>(it, why); }
 };
 
@@ -342,6 +371,7 @@ struct variant_shape {
 template <class T, type_mask Types>
 struct decoded_shape {
   static constexpr type_mask types = Types;
+  using reads = reads_by_decoding<Types>;
   static bool fits(const bson_iter_t& it, std::string& why) { return fits_by_decoding<T>(it, why); }
 };
 

@@ -2,6 +2,7 @@
 // Codecs of the standard containers: std::optional, std::vector, std::map, std::variant.
 
 #include <odm/bson/codec.hpp>
+#include <odm/bson/detail/variant_alternatives.hpp>
 #include <odm/bson/kind.hpp>
 #include <odm/bson/record.hpp>
 #include <odm/bson/scalars.hpp>
@@ -210,16 +211,20 @@ struct codec<std::map<std::string, T, Compare, Allocator>> {
 // one alternative from a shallow look at the stored value (detail::variant_shape: its BSON
 // type, for a document its own field names and their types, for an array its elements'
 // types) and decodes only that one; an error inside it is the variant's error. Nothing is
-// decoded twice, so decoding stays linear in the input however variants nest.
+// decoded twice, so decoding stays linear in the input however variants nest. Reading back
+// what was written gives the same alternative: a variant whose alternatives odm cannot tell
+// apart by the stored value does not compile (detail/variant_alternatives.hpp).
 template <mappable... T>
 struct codec<std::variant<T...>> {
   using kind = kinds::one_of<kind_of<T>...>;
   static void encode(bson_t* parent, std::string_view key, const std::variant<T...>& value) {
+    static_assert(detail::variant_alternatives_checked<T...>::value);
     std::visit([&](const auto& alternative) {
       codec<std::remove_cvref_t<decltype(alternative)>>::encode(parent, key, alternative);
     }, value);
   }
   static void decode(const bson_iter_t& it, std::variant<T...>& out) {
+    static_assert(detail::variant_alternatives_checked<T...>::value);
     std::string reasons;
     const bool decoded = (decode_if_fits<T>(it, out, reasons) || ...);
     if (!decoded) [[unlikely]]
@@ -252,6 +257,7 @@ bool container_fits(const bson_iter_t& it, bson_type_t type, type_mask child_typ
 template <class T>
 struct variant_shape<std::optional<T>> {
   static constexpr type_mask types = type_bit(BSON_TYPE_NULL) | variant_shape<T>::types;
+  using reads = reads_nullable<T>;
   static bool fits(const bson_iter_t& it, std::string& why) {
     return bson_iter_type(&it) == BSON_TYPE_NULL || variant_shape<T>::fits(it, why);
   }
@@ -260,6 +266,7 @@ struct variant_shape<std::optional<T>> {
 template <class T, class Allocator>
 struct variant_shape<std::vector<T, Allocator>> {
   static constexpr type_mask types = type_bit(BSON_TYPE_ARRAY);
+  using reads = reads_array<T, any_count>;
   static bool fits(const bson_iter_t& it, std::string& why) {
     return container_fits(it, BSON_TYPE_ARRAY, variant_shape<T>::types, why);
   }
@@ -268,6 +275,7 @@ struct variant_shape<std::vector<T, Allocator>> {
 template <class T, std::size_t N>
 struct variant_shape<std::array<T, N>> {
   static constexpr type_mask types = type_bit(BSON_TYPE_ARRAY);
+  using reads = reads_array<T, N>;
   static bool fits(const bson_iter_t& it, std::string& why) {
     if (!container_fits(it, BSON_TYPE_ARRAY, variant_shape<T>::types, why)) return false;
     std::size_t count = 0;
@@ -281,6 +289,7 @@ struct variant_shape<std::array<T, N>> {
 template <class T, class Compare, class Allocator>
 struct variant_shape<std::map<std::string, T, Compare, Allocator>> {
   static constexpr type_mask types = type_bit(BSON_TYPE_DOCUMENT);
+  using reads = reads_map<T>;
   static bool fits(const bson_iter_t& it, std::string& why) {
     return container_fits(it, BSON_TYPE_DOCUMENT, variant_shape<T>::types, why);
   }
@@ -289,6 +298,7 @@ struct variant_shape<std::map<std::string, T, Compare, Allocator>> {
 template <class... T>
 struct variant_shape<std::variant<T...>> {
   static constexpr type_mask types = (variant_shape<T>::types | ...);
+  using reads = reads_one_of<T...>;
   static bool fits(const bson_iter_t& it, std::string& why) {
     std::string reasons;
     const auto one = [&]<class A>(std::type_identity<A>) {

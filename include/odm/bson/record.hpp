@@ -473,6 +473,7 @@ template <reflectable T>
   requires is_record<T>
 struct variant_shape<T> {
   static constexpr type_mask types = type_bit(BSON_TYPE_DOCUMENT);
+  using reads = reads_record<T>;
   static bool fits(const bson_iter_t& it, std::string& why) {
     using traits = record_traits<T, false>;
     static constexpr auto member_types = []<std::size_t... I>(std::index_sequence<I...>) {

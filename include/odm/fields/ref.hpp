@@ -448,6 +448,7 @@ struct codec<RefMany<T, P>> {
 template <class T, Dangling P>
 struct detail::variant_shape<Ref<T, P>> {
   static constexpr type_mask types = variant_shape<id_type_t<T>>::types;
+  using reads = typename variant_shape<id_type_t<T>>::reads;
   static bool fits(const bson_iter_t& it, std::string& why) { return variant_shape<id_type_t<T>>::fits(it, why); }
 };
 template <class T, Dangling P>
