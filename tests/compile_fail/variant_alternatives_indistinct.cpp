@@ -1,4 +1,4 @@
-// expect: odm: this std::variant's alternatives Earlier and Later (the two types named above) cannot be told apart
+// expect: odm: this std::variant's alternatives Earlier and Later cannot be told apart by what odm stores for them, in either order
 // expect: variant_alternatives_distinct<int, long
 // An int64 member reads a stored int32, and an int32 member reads an int64 that fits it, so
 // neither order of the two reads back what was written; an int64 and a string differ.

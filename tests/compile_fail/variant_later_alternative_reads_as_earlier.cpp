@@ -1,4 +1,4 @@
-// expect: odm: a value of this std::variant's alternative Later could read back as its alternative Earlier
+// expect: put Later before Earlier, or make Earlier `strict` (it then refuses the fields of Later it does not declare)
 // expect: variant_alternatives_distinct<cf::Sum, cf::Scaled>
 // A variant is decoded as the first alternative whose shape fits the stored value: every
 // document odm writes for a Scaled has the `terms` a Sum needs, so a Scaled would read back

@@ -1,4 +1,4 @@
-// expect: odm: a value of this std::variant's alternative Later could read back as its alternative Earlier
+// expect: put Later before Earlier, or make Earlier `strict` (it then refuses the fields of Later it does not declare)
 // expect: variant_alternatives_distinct<cf::Card, cf::CardWithExpiry>
 // A Card ignores fields it does not declare, so it fits a CardWithExpiry's document and the
 // expiry would be lost on reading. A strict Card refuses the `expiry` it lacks: the two are

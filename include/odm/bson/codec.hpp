@@ -328,14 +328,15 @@ bool fits_by_decoding(const bson_iter_t& it, std::string& why) {
 // What `fits` reads of a stored value, said by each variant_shape as `using reads = ...;`,
 // so that the compiler can prove a variant's alternatives apart before anything is stored
 // (detail/variant_alternatives.hpp): one of
-/// a value it decodes, of one of the BSON types `Types`;
+/// a value it decodes, of one of the BSON types `Types` (a codec of your own: any type);
 template <type_mask Types>
 struct reads_by_decoding {};
-/// a value a codec of your own decodes: taken to be of the BSON types its `kind` states;
-template <class T>
-struct reads_as_kind {};
-/// a document's fields, one level deep, as the struct T's members (record.hpp);
-template <class T>
+/// a string that is one of the enumerator names of E (an enum stored by name);
+template <class E>
+struct reads_enumerator_name {};
+/// a document's fields, one level deep, as the struct T's members (record.hpp), refusing
+/// fields T does not declare if T is strict or AsStrict is true;
+template <class T, bool AsStrict = false>
 struct reads_record {};
 /// an array whose elements are of types Element takes, exactly Count of them (any number
 /// when Count is any_count);
@@ -363,7 +364,7 @@ struct reads_one_of {};
 template <class T, class Enable = void>
 struct variant_shape {
   static constexpr type_mask types = any_type;
-  using reads = reads_as_kind<T>;
+  using reads = reads_by_decoding<any_type>;
   static bool fits(const bson_iter_t& it, std::string& why) { return fits_by_decoding<T>(it, why); }
 };
 

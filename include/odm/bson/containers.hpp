@@ -91,12 +91,14 @@ struct codec<std::optional<T>> {
   static constexpr bool odm_checked_codec = true;
   static constexpr bool may_be_absent = true;
   static void encode(bson_t* parent, std::string_view key, const std::optional<T>& value) {
+    static_assert(detail::optional_value_distinct<T>::value);
     if (value)
       codec<T>::encode(parent, key, *value);
     else
       detail::check_append(bson_append_null(parent, key.data(), detail::key_length(key)));
   }
   static void decode(const bson_iter_t& it, std::optional<T>& out) {
+    static_assert(detail::optional_value_distinct<T>::value);
     if (bson_iter_type(&it) == BSON_TYPE_NULL) {
       out.reset();
       return;

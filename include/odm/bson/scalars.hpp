@@ -260,7 +260,11 @@ template <class E>
   requires std::is_enum_v<E>
 struct variant_shape<E> : decoded_shape<E, enum_storage<E> == EnumStorage::integer
                                                ? type_bits(BSON_TYPE_INT32, BSON_TYPE_INT64)
-                                               : type_bits(BSON_TYPE_UTF8)> {};
+                                               : type_bits(BSON_TYPE_UTF8)> {
+  using reads = std::conditional_t<enum_storage<E> == EnumStorage::integer,
+                                   reads_by_decoding<type_bits(BSON_TYPE_INT32, BSON_TYPE_INT64)>,
+                                   reads_enumerator_name<E>>;
+};
 template <class Duration>
 struct variant_shape<std::chrono::time_point<std::chrono::system_clock, Duration>>
     : decoded_shape<std::chrono::time_point<std::chrono::system_clock, Duration>, type_bits(BSON_TYPE_DATE_TIME)> {};

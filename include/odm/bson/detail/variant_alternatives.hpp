@@ -7,15 +7,22 @@
 // `reads`) with everything a value of the later one may be written as (its codec's `kind`),
 // one level deep as `fits` looks, and refuses the variant when some written value could fit.
 // The comparison only ever errs towards refusing: a type decided by decoding is taken to
-// accept any value of its BSON types, and an array's length is not known from its kind.
+// accept any value of its BSON types (a codec of your own, any value at all), and an
+// array's length is not known from its kind.
+//
+// The same overlap loses a std::optional's value when what it holds may itself be written
+// as null (an optional, a ParentRef, a variant with such an alternative): it would read
+// back empty. codec<std::optional<T>> refuses that with optional_value_distinct below.
 
 #include <odm/bson/codec.hpp>
 #include <odm/bson/kind.hpp>
 #include <odm/bson/record.hpp>
+#include <odm/reflect/enums.hpp>
 
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 
 namespace odm::detail {
 
@@ -42,6 +49,17 @@ template <class Kind>
 inline constexpr type_mask written_types<kinds::nullable<Kind>> = type_bit(BSON_TYPE_NULL) | written_types<Kind>;
 template <class T>
 inline constexpr type_mask written_types<kinds::id_of<T>> = written_types<kind_of<id_type_t<T>>>;
+
+/// The check of a std::optional<T>: an empty optional is stored as null, so one holding a
+/// value of T that is stored as null would read back empty.
+template <class T>
+struct optional_value_distinct {
+  static_assert((written_types<kind_of<T>> & type_bit(BSON_TYPE_NULL)) == 0,
+                "odm: this std::optional holds a type odm may store as null (an optional, a ParentRef, a variant "
+                "with such an alternative: the T of optional_value_distinct<T>), so holding that null it would read "
+                "back empty: hold the inner type directly, or wrap it in a struct");
+  static constexpr bool value = true;
+};
 
 /// One field odm writes for a struct: its stored name and the BSON types of its value.
 struct WrittenField {
@@ -119,8 +137,6 @@ template <class... T>
 inline constexpr bool reads_null<reads_one_of<T...>> = (reads_null<typename variant_shape<T>::reads> || ...);
 template <type_mask Types>
 inline constexpr bool reads_null<reads_by_decoding<Types>> = (Types & type_bit(BSON_TYPE_NULL)) != 0;
-template <class T>
-inline constexpr bool reads_null<reads_as_kind<T>> = (written_types<kind_of<T>> & type_bit(BSON_TYPE_NULL)) != 0;
 
 /// Two plain forms: Kind is a scalar, a document or an array, Reads is no union.
 template <class Reads, class Kind>
@@ -148,9 +164,21 @@ struct may_read<Reads, kinds::id_of<T>> : may_read<Reads, kind_of<id_type_t<T>>>
 /// A value decided by decoding: any value of one of its types may decode.
 template <type_mask Types, class Kind>
 struct may_read_plain<reads_by_decoding<Types>, Kind> : std::bool_constant<(Types & written_types<Kind>) != 0> {};
-template <class T, class Kind>
-struct may_read_plain<reads_as_kind<T>, Kind>
-    : std::bool_constant<(written_types<kind_of<T>> & written_types<Kind>) != 0> {};
+
+/// An enum stored by name: a string, unless it is another such enum's, which shares a name
+/// with it or not.
+template <class E, class Kind>
+struct may_read_plain<reads_enumerator_name<E>, Kind>
+    : std::bool_constant<(written_types<Kind> & type_bit(BSON_TYPE_UTF8)) != 0> {};
+template <class E, class Other>
+struct may_read_plain<reads_enumerator_name<E>, kinds::enumeration<Other>> {
+  static constexpr bool value = [] {
+    for (const auto& mine : enum_entries<E>)
+      for (const auto& theirs : enum_entries<Other>)
+        if (mine.name == theirs.name) return true;
+    return false;
+  }();
+};
 
 /// An array's elements, one level deep; a written array may hold any number of them.
 template <class Element, std::size_t Count, class Kind>
@@ -178,8 +206,8 @@ struct may_read_plain<reads_map<Value>, Kind> {
 
 /// A struct: every required member present, every field naming a member of a type it takes,
 /// no other field if it is strict (the rule of variant_shape<T> in record.hpp).
-template <class T, class Kind>
-struct may_read_plain<reads_record<T>, Kind> {
+template <class T, bool AsStrict, class Kind>
+struct may_read_plain<reads_record<T, AsStrict>, Kind> {
   using traits = record_traits<T, false>;
   static constexpr auto member_types = []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<type_mask, traits::size>{variant_shape<typename traits::template member_type<I>>::types...};
@@ -206,7 +234,7 @@ struct may_read_plain<reads_record<T>, Kind> {
                               (!traits::previous_names[i].empty() && traits::previous_names[i] == field.name)))
             member = i;
         if (member == traits::size) {
-          if (is_strict<T>) return false;
+          if (is_strict<T> || AsStrict) return false;
           continue;
         }
         if ((member_types[member] & field.types) == 0) return false;
@@ -220,21 +248,41 @@ struct may_read_plain<reads_record<T>, Kind> {
   }();
 };
 
+/// Whether making the struct Earlier strict would keep values of Later from reading as it.
+template <class Earlier, class Later>
+inline constexpr bool strict_would_tell_apart = false;
+template <class Earlier, class Later>
+  requires std::is_same_v<typename variant_shape<Earlier>::reads, reads_record<Earlier>>
+inline constexpr bool strict_would_tell_apart<Earlier, Later> =
+    !is_strict<Earlier> && !may_read_v<reads_record<Earlier, true>, kind_of<Later>>;
+
 /// The check of one pair of a variant's alternatives, Earlier before Later. The compiler
-/// names both types where it reports the failed assertion ("in instantiation of
-/// variant_alternatives_distinct<Earlier, Later>").
+/// names both types where it reports the failed assertion (variant_alternatives_distinct<
+/// Earlier, Later>); each assertion gives the advice that works for the pair.
 template <class Earlier, class Later>
 struct variant_alternatives_distinct {
   static constexpr bool later_reads_as_earlier = may_read_v<typename variant_shape<Earlier>::reads, kind_of<Later>>;
   static constexpr bool earlier_reads_as_later = may_read_v<typename variant_shape<Later>::reads, kind_of<Earlier>>;
-  static_assert(!later_reads_as_earlier || earlier_reads_as_later,
-                "odm: a value of this std::variant's alternative Later could read back as its alternative Earlier "
-                "(Earlier and Later are the two types named above), losing what Earlier lacks: put Later before "
-                "Earlier, or make Earlier `strict` (a strict struct does not fit a document with a field it lacks)");
-  static_assert(!(later_reads_as_earlier && earlier_reads_as_later),
-                "odm: this std::variant's alternatives Earlier and Later (the two types named above) cannot be told "
-                "apart by what odm stores for them, in either order: give one a required member the other does not "
-                "store, make the earlier one `strict`, or wrap one in a struct with a field of its own");
+  static constexpr bool reorder = later_reads_as_earlier && !earlier_reads_as_later;
+  static constexpr bool either_order = later_reads_as_earlier && earlier_reads_as_later;
+  static constexpr bool strict = strict_would_tell_apart<Earlier, Later>;
+  static_assert(!reorder || !strict,
+                "odm: a value of this std::variant's alternative Later could read back as its alternative Earlier, "
+                "losing what Earlier lacks (the two types of variant_alternatives_distinct<Earlier, Later>): put "
+                "Later before Earlier, or make Earlier `strict` (it then refuses the fields of Later it does not "
+                "declare)");
+  static_assert(!reorder || strict,
+                "odm: a value of this std::variant's alternative Later could read back as its alternative Earlier, "
+                "losing what Earlier lacks (the two types of variant_alternatives_distinct<Earlier, Later>): put "
+                "Later before Earlier");
+  static_assert(!either_order || !strict,
+                "odm: this std::variant's alternatives Earlier and Later cannot be told apart by what odm stores for "
+                "them, in either order (the two types of variant_alternatives_distinct<Earlier, Later>): make Earlier "
+                "`strict` (it then refuses the fields of Later it does not declare)");
+  static_assert(!either_order || strict,
+                "odm: this std::variant's alternatives Earlier and Later cannot be told apart by what odm stores for "
+                "them, in either order (the two types of variant_alternatives_distinct<Earlier, Later>): give one a "
+                "required member the other does not store, or wrap one in a struct of its own");
   static constexpr bool value = true;
 };
 
