@@ -55,13 +55,9 @@ now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }'; }
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >> "$report"; }
 
-# ccache's hits and misses so far (its statistics are not reset: other builds may run).
-ccache_counts() {
-  command -v ccache >/dev/null || { echo "0 0"; return; }
-  ccache --print-stats | awk -F'\t' '
-    $1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { hits += $2 }
-    $1 == "cache_miss" { misses = $2 } END { print hits + 0, misses + 0 }'
-}
+# ccache's hits and misses so far (its statistics are not reset: other builds may run),
+# read in a subshell so that build_env.sh's settings stay out of this script's own.
+ccache_counts() { (cd "$src" && source scripts/build_env.sh && ccache_counts); }
 
 # Builds the unit tests and runs them in the clone's g++ tree; prints the seconds taken.
 unit_loop() {  # clone

@@ -38,6 +38,14 @@ ODM_DEBUG_PREFIX_MAP=
 #    optimization-dependent warnings (-Wmaybe-uninitialized, -Warray-bounds, ...) and the
 #    same code, without the debug information that cost 40 % of its compile time;
 #  - the sanitizer trees: line tables only (-g1), enough for file:line in a report.
-ODM_MAIN_TREE_FLAGS=(-DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
-                     "${ODM_LAUNCHER_ARGS[@]}")
+ODM_MAIN_TREE_FLAGS=(-DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG")
 ODM_LINE_TABLES="-g1 $ODM_DEBUG_PREFIX_MAP"
+
+# ccache's hits and misses since its statistics were last reset, as "HITS MISSES" ("0 0"
+# without ccache).
+ccache_counts() {
+  command -v ccache >/dev/null || { echo "0 0"; return; }
+  ccache --print-stats 2>/dev/null | awk -F'\t' '
+    $1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { hits += $2 }
+    $1 == "cache_miss" { misses = $2 } END { print hits + 0, misses + 0 }'
+}

@@ -16,7 +16,7 @@ root=${ODM_BUILD_ROOT:-build}
 source scripts/build_env.sh
 # The same configuration as scripts/test.sh's first build, so either reuses the other's
 # work; only the target odm_examples (the library and the examples) is built here.
-cmake -S . -B "$root/gcc" "${ODM_MAIN_TREE_FLAGS[@]}" -DODM_WARNINGS_AS_ERRORS=ON >/dev/null
+cmake -S . -B "$root/gcc" "${ODM_MAIN_TREE_FLAGS[@]}" "${ODM_LAUNCHER_ARGS[@]}" -DODM_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build "$root/gcc" --target odm_examples -j"${ODM_JOBS:-$(nproc)}"
 
 server_dir=

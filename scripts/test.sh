@@ -77,9 +77,9 @@ run_ctest() {  # name, build dir, ctest args...
   summaries+=("$name" "$(grep -E '^[0-9]+% tests passed' "$log" | tail -1 || echo "no CTest summary: see $log")")
 }
 
-# Targets of the trees that run some of the tests: the unit tests' binary, the object the
-# compiled_once check reads, and, where the compiler differs from the main tree's, the
-# header checks.
+# Targets of the trees that run some of the tests: the unit tests' binary and the object
+# the compiled_once check reads (the clang tree adds the header checks: another compiler's
+# view of each header on its own).
 unit_targets="odm_unit_tests odm_compiled_once_declared"
 
 echo "== g++: build and full test suite (odm test server)"
@@ -140,9 +140,8 @@ echo "== time per stage (wall and CPU seconds)"
 } > "$root/logs/stages.tsv"
 awk -F'\t' '{ printf "%-64s %8s %8s\n", $1, $2, $3 }' "$root/logs/stages.tsv"
 if [[ -n "$ODM_CCACHE_LAUNCHER" ]]; then
-  echo "== ccache: $(ccache --print-stats 2>/dev/null | awk -F'\t' '
-    $1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { hits += $2 }
-    $1 == "cache_miss" { misses = $2 } END { printf "%d hits, %d misses since its statistics were last reset (ccache -z)", hits, misses }')"
+  read -r hits misses < <(ccache_counts)
+  echo "== ccache: $hits hits, $misses misses since its statistics were last reset (ccache -z)"
 fi
 
 echo "== summary ($((SECONDS - start)) s; logs in $root/logs)"
