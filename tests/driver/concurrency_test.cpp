@@ -2,7 +2,10 @@
 // smaller than the number of threads (so they also wait for each other's connections)
 // with command monitoring on. Each phase starts on a barrier, so every thread runs the
 // same kind of operation at the same moment; the end state is checked against what each
-// thread did. scripts/test.sh runs this binary under ThreadSanitizer too.
+// thread did. The first test hands each thread a copy of one Collection handle, the second
+// has them all use one Database and one Collection object themselves (the README:
+// handles may be shared between threads). scripts/test.sh runs this binary under
+// ThreadSanitizer too.
 
 #include "models.hpp"
 #include "support.hpp"
@@ -89,6 +92,60 @@ TEST_F(Concurrency, EightThreadsShareOneClient) {
   }
   EXPECT_EQ(commands.started("update"), threads * rounds * 2);  // update_one and the bulk's
   EXPECT_EQ(commands.started("findAndModify"), threads * rounds);
+}
+
+TEST_F(Concurrency, EightThreadsShareOneDatabaseAndOneCollectionObject) {
+  odm::Client shared(uri_, odm::ClientOptions{}.max_pool_size(3).pool_wait_timeout(std::chrono::seconds(60)));
+  const odm::Database db = shared.database(db_name_).write_concern(odm::WriteConcern::nodes(1));
+  auto coll = db.collection<Counter>();  // every thread uses this object, not a copy
+  coll.insert_one(Counter{shared_id, 0, "shared"});
+
+  std::barrier phase(threads);
+  std::atomic<int> failures{0};
+  auto body = [&](int t) {
+    const std::string group = "t" + std::to_string(t);
+    const auto in_group = odm::field(&Counter::group) == group;
+    try {
+      for (int r = 0; r < rounds; ++r) {
+        const std::int32_t base = t * 10'000 + r * 10;
+        phase.arrive_and_wait();  // writes through the shared handle, and one made from the shared database
+        coll.insert_one(Counter{base, 0, group});
+        db.collection<Counter>().insert_one(Counter{base + 1, 0, group});
+        coll.update_one(odm::field(&Counter::id) == shared_id, odm::field(&Counter::value).inc(1));
+        phase.arrive_and_wait();  // reads, copies and settings read while others read too
+        const auto copy = coll;
+        if (copy.name() != coll.name() || !coll.write_concern().has_value()) ++failures;
+        if (coll.count(in_group) != 2 * (r + 1)) ++failures;
+        int seen = 0;
+        for (const Counter& counter : copy.find(in_group, odm::FindOptions<Counter>{}.batch_size(1))) {
+          if (counter.group != group) ++failures;
+          ++seen;
+        }
+        if (seen != 2 * (r + 1)) ++failures;
+        (void)db.run_command(odm::Document::from_json(R"({"ping": 1})"));
+        phase.arrive_and_wait();  // bulk writes and deletes
+        auto bulk = coll.bulk_write();
+        bulk.update_one(odm::field(&Counter::id) == base, odm::field(&Counter::value).set(r + 1))
+            .insert_one(Counter{base + 2, 0, group})
+            .delete_one(odm::field(&Counter::id) == base + 2);
+        const auto result = bulk.execute();
+        if (result.inserted != 1 || result.modified != 1 || result.deleted != 1) ++failures;
+      }
+    } catch (const odm::Error& error) {
+      ADD_FAILURE() << "thread " << t << ": " << error.what();
+      ++failures;
+      phase.arrive_and_drop();
+    }
+  };
+  std::vector<std::thread> running;
+  for (int t = 0; t < threads; ++t) running.emplace_back(body, t);
+  for (auto& thread : running) thread.join();
+
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(coll.get_by_id(shared_id).value, threads * rounds);
+  EXPECT_EQ(coll.count(), 1 + threads * rounds * 2);
+  for (int t = 0; t < threads; ++t)
+    for (int r = 0; r < rounds; ++r) EXPECT_EQ(coll.get_by_id(t * 10'000 + r * 10).value, r + 1);
 }
 
 }  // namespace
