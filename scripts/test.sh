@@ -77,10 +77,10 @@ run_ctest() {  # name, build dir, ctest args...
   summaries+=("$name" "$(grep -E '^[0-9]+% tests passed' "$log" | tail -1 || echo "no CTest summary: see $log")")
 }
 
-# Targets of the trees that run some of the tests: the unit tests' binary and the object
-# the compiled_once check reads (the clang tree adds the header checks: another compiler's
-# view of each header on its own).
-unit_targets="odm_unit_tests odm_compiled_once_declared"
+# Targets of the trees that run some of the tests: the unit tests' binary, the object the
+# compiled_once check reads and the cases the GoogleTest launcher's check runs (the clang
+# tree adds the header checks: another compiler's view of each header on its own).
+unit_targets="odm_unit_tests odm_compiled_once_declared odm_gtest_batch_cases"
 
 echo "== g++: build and full test suite (odm test server)"
 configure_and_build gcc "" "${ODM_MAIN_TREE_FLAGS[@]}"
@@ -99,11 +99,17 @@ configure_and_build clang "$unit_targets odm_header_checks" -DCMAKE_CXX_COMPILER
 run_ctest "clang++ 14, unit tests" clang -L unit
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer: unit and integration tests (odm test server)"
+# Starting a sanitized test process takes about 0.3 s, most of a typical test's time, so
+# each GoogleTest suite runs in one process (tests/gtest_batch/launcher.py: CTest still
+# runs and reports each case, and a case is run alone wherever the suite's process proves
+# nothing about it); the random order keeps the two CTest slots on different suites.
 configure_and_build asan "$unit_targets odm_integration_tests odm_concurrency_tests" -DCMAKE_CXX_COMPILER=g++ \
   -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 $ODM_LINE_TABLES" -DODM_SANITIZE=ON \
-  -DODM_BUILD_BENCHMARKS=OFF -DODM_BUILD_EXAMPLES=OFF
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  run_ctest "ASan+UBSan, unit and integration tests, odm test server" asan -L "unit|integration"
+  -DODM_BUILD_BENCHMARKS=OFF -DODM_BUILD_EXAMPLES=OFF -DODM_GTEST_BATCHES=ON
+batches=$(realpath -m "$root/asan/gtest_batches")
+rm -rf "$batches" && mkdir -p "$batches"
+ODM_GTEST_BATCH_DIR=$batches ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  run_ctest "ASan+UBSan, unit and integration tests, odm test server" asan -L "unit|integration" --schedule-random
 
 echo "== ThreadSanitizer: the shared-client concurrency test"
 # Only odm and the concurrency test are built in this tree.
