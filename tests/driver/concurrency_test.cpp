@@ -31,6 +31,27 @@ constexpr std::int32_t shared_id = -1;  // the counter every thread increments
 
 class Concurrency : public DriverTest {};
 
+/// Runs body(t, failures) on `threads` threads at once and waits for all of them. A thread
+/// that throws an odm::Error is a failure, and it leaves `phase` so that the others go on.
+template <class Body>
+int run_threads(std::barrier<>& phase, Body body) {
+  std::atomic<int> failures{0};
+  std::vector<std::thread> running;
+  for (int t = 0; t < threads; ++t) {
+    running.emplace_back([&, t] {
+      try {
+        body(t, failures);
+      } catch (const odm::Error& error) {
+        ADD_FAILURE() << "thread " << t << ": " << error.what();
+        ++failures;
+        phase.arrive_and_drop();
+      }
+    });
+  }
+  for (auto& thread : running) thread.join();
+  return failures.load();
+}
+
 TEST_F(Concurrency, EightThreadsShareOneClient) {
   CommandLog commands;
   // A pool of 3 for 8 threads: operations queue for connections (within the generous wait).
@@ -40,47 +61,36 @@ TEST_F(Concurrency, EightThreadsShareOneClient) {
   coll.insert_one(Counter{shared_id, 0, "shared"});
 
   std::barrier phase(threads);
-  std::atomic<int> failures{0};
-  auto body = [&](int t) {
+  const int failed = run_threads(phase, [&](int t, std::atomic<int>& failures) {
     auto mine = coll;  // copies of one handle, as a service would hand them out
     const std::string group = "t" + std::to_string(t);
     const auto in_group = odm::field(&Counter::group) == group;
-    try {
-      for (int r = 0; r < rounds; ++r) {
-        const std::int32_t base = t * 10'000 + r * 10;
-        phase.arrive_and_wait();  // inserts
-        mine.insert_one(Counter{base, 0, group});
-        mine.insert_many(std::vector<Counter>{{base + 1, 0, group}, {base + 2, 0, group}});
-        phase.arrive_and_wait();  // updates, one document shared by all
-        mine.update_one(odm::field(&Counter::id) == shared_id, odm::field(&Counter::value).inc(1));
-        mine.find_one_and_update(odm::field(&Counter::id) == base, odm::field(&Counter::value).inc(2));
-        phase.arrive_and_wait();  // reads, across batches
-        int seen = 0;
-        for (const Counter& counter : mine.find(in_group, odm::FindOptions<Counter>{}.batch_size(2))) {
-          if (counter.group != group) ++failures;
-          ++seen;
-        }
-        if (seen != 2 * r + 3) ++failures;  // two kept per earlier round, three now
-        phase.arrive_and_wait();  // bulk writes and deletes
-        auto bulk = mine.bulk_write();
-        bulk.update_one(odm::field(&Counter::id) == base + 1, odm::field(&Counter::value).set(r))
-            .delete_one(odm::field(&Counter::id) == base + 2);
-        const auto result = bulk.execute();
-        if (result.modified + result.deleted != (r == 0 ? 1 : 2)) ++failures;  // set(0) changes nothing
-        if (mine.count(in_group) != 2 * (r + 1)) ++failures;
+    for (int r = 0; r < rounds; ++r) {
+      const std::int32_t base = t * 10'000 + r * 10;
+      phase.arrive_and_wait();  // inserts
+      mine.insert_one(Counter{base, 0, group});
+      mine.insert_many(std::vector<Counter>{{base + 1, 0, group}, {base + 2, 0, group}});
+      phase.arrive_and_wait();  // updates, one document shared by all
+      mine.update_one(odm::field(&Counter::id) == shared_id, odm::field(&Counter::value).inc(1));
+      mine.find_one_and_update(odm::field(&Counter::id) == base, odm::field(&Counter::value).inc(2));
+      phase.arrive_and_wait();  // reads, across batches
+      int seen = 0;
+      for (const Counter& counter : mine.find(in_group, odm::FindOptions<Counter>{}.batch_size(2))) {
+        if (counter.group != group) ++failures;
+        ++seen;
       }
-    } catch (const odm::Error& error) {
-      ADD_FAILURE() << "thread " << t << ": " << error.what();
-      ++failures;
-      // Keep the barrier's count right for the others.
-      phase.arrive_and_drop();
+      if (seen != 2 * r + 3) ++failures;  // two kept per earlier round, three now
+      phase.arrive_and_wait();  // bulk writes and deletes
+      auto bulk = mine.bulk_write();
+      bulk.update_one(odm::field(&Counter::id) == base + 1, odm::field(&Counter::value).set(r))
+          .delete_one(odm::field(&Counter::id) == base + 2);
+      const auto result = bulk.execute();
+      if (result.modified + result.deleted != (r == 0 ? 1 : 2)) ++failures;  // set(0) changes nothing
+      if (mine.count(in_group) != 2 * (r + 1)) ++failures;
     }
-  };
-  std::vector<std::thread> running;
-  for (int t = 0; t < threads; ++t) running.emplace_back(body, t);
-  for (auto& thread : running) thread.join();
+  });
 
-  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(failed, 0);
   EXPECT_EQ(coll.get_by_id(shared_id).value, threads * rounds);
   EXPECT_EQ(coll.count(), 1 + threads * rounds * 2);
   for (int t = 0; t < threads; ++t) {
@@ -101,47 +111,37 @@ TEST_F(Concurrency, EightThreadsShareOneDatabaseAndOneCollectionObject) {
   coll.insert_one(Counter{shared_id, 0, "shared"});
 
   std::barrier phase(threads);
-  std::atomic<int> failures{0};
-  auto body = [&](int t) {
+  const int failed = run_threads(phase, [&](int t, std::atomic<int>& failures) {
     const std::string group = "t" + std::to_string(t);
     const auto in_group = odm::field(&Counter::group) == group;
-    try {
-      for (int r = 0; r < rounds; ++r) {
-        const std::int32_t base = t * 10'000 + r * 10;
-        phase.arrive_and_wait();  // writes through the shared handle, and one made from the shared database
-        coll.insert_one(Counter{base, 0, group});
-        db.collection<Counter>().insert_one(Counter{base + 1, 0, group});
-        coll.update_one(odm::field(&Counter::id) == shared_id, odm::field(&Counter::value).inc(1));
-        phase.arrive_and_wait();  // reads, copies and settings read while others read too
-        const auto copy = coll;
-        if (copy.name() != coll.name() || !coll.write_concern().has_value()) ++failures;
-        if (coll.count(in_group) != 2 * (r + 1)) ++failures;
-        int seen = 0;
-        for (const Counter& counter : copy.find(in_group, odm::FindOptions<Counter>{}.batch_size(1))) {
-          if (counter.group != group) ++failures;
-          ++seen;
-        }
-        if (seen != 2 * (r + 1)) ++failures;
-        (void)db.run_command(odm::Document::from_json(R"({"ping": 1})"));
-        phase.arrive_and_wait();  // bulk writes and deletes
-        auto bulk = coll.bulk_write();
-        bulk.update_one(odm::field(&Counter::id) == base, odm::field(&Counter::value).set(r + 1))
-            .insert_one(Counter{base + 2, 0, group})
-            .delete_one(odm::field(&Counter::id) == base + 2);
-        const auto result = bulk.execute();
-        if (result.inserted != 1 || result.modified != 1 || result.deleted != 1) ++failures;
+    for (int r = 0; r < rounds; ++r) {
+      const std::int32_t base = t * 10'000 + r * 10;
+      phase.arrive_and_wait();  // writes through the shared handle, and one made from the shared database
+      coll.insert_one(Counter{base, 0, group});
+      db.collection<Counter>().insert_one(Counter{base + 1, 0, group});
+      coll.update_one(odm::field(&Counter::id) == shared_id, odm::field(&Counter::value).inc(1));
+      phase.arrive_and_wait();  // reads, copies and settings read while others read too
+      const auto copy = coll;
+      if (copy.name() != coll.name() || !coll.write_concern().has_value()) ++failures;
+      if (coll.count(in_group) != 2 * (r + 1)) ++failures;
+      int seen = 0;
+      for (const Counter& counter : copy.find(in_group, odm::FindOptions<Counter>{}.batch_size(1))) {
+        if (counter.group != group) ++failures;
+        ++seen;
       }
-    } catch (const odm::Error& error) {
-      ADD_FAILURE() << "thread " << t << ": " << error.what();
-      ++failures;
-      phase.arrive_and_drop();
+      if (seen != 2 * (r + 1)) ++failures;
+      (void)db.run_command(odm::Document::from_json(R"({"ping": 1})"));
+      phase.arrive_and_wait();  // bulk writes and deletes
+      auto bulk = coll.bulk_write();
+      bulk.update_one(odm::field(&Counter::id) == base, odm::field(&Counter::value).set(r + 1))
+          .insert_one(Counter{base + 2, 0, group})
+          .delete_one(odm::field(&Counter::id) == base + 2);
+      const auto result = bulk.execute();
+      if (result.inserted != 1 || result.modified != 1 || result.deleted != 1) ++failures;
     }
-  };
-  std::vector<std::thread> running;
-  for (int t = 0; t < threads; ++t) running.emplace_back(body, t);
-  for (auto& thread : running) thread.join();
+  });
 
-  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(failed, 0);
   EXPECT_EQ(coll.get_by_id(shared_id).value, threads * rounds);
   EXPECT_EQ(coll.count(), 1 + threads * rounds * 2);
   for (int t = 0; t < threads; ++t)
