@@ -9,6 +9,7 @@
 
 #include <odm/model/id.hpp>
 #include <odm/model/model.hpp>
+#include <odm/model/tag.hpp>
 
 #include <odm/bson/codec.hpp>
 #include <odm/bson/containers.hpp>
@@ -16,6 +17,7 @@
 #include <odm/bson/document.hpp>
 #include <odm/bson/record.hpp>
 #include <odm/bson/scalars.hpp>
+#include <odm/bson/tagged_variant.hpp>
 
 #include <odm/fields/binary.hpp>
 #include <odm/fields/decimal.hpp>

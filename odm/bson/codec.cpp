@@ -4,6 +4,7 @@
 #include <odm/bson/record.hpp>
 
 #include <algorithm>
+#include <optional>
 
 namespace odm::detail {
 
@@ -90,6 +91,32 @@ void throw_no_alternative(std::size_t alternatives, const bson_iter_t& it, const
                     std::string(bson_type_name(bson_iter_type(&it))) + " (" + reasons + ")");
 }
 
+bool find_tag_field(const bson_iter_t& it, std::string_view field, bson_iter_t& found) {
+  found = recurse(it);
+  while (next(found))
+    if (key_equals(field, bson_iter_key(&found), bson_iter_key_len(&found))) return true;
+  return false;
+}
+
+void throw_tag_missing(std::string_view field, const std::string& known) {
+  DecodeError error("missing: a tagged variant needs the kind's tag (it reads " + known + ")");
+  error.prepend(field);
+  throw error;
+}
+
+void throw_tag_not_string(const bson_iter_t& tag, std::string_view field) {
+  DecodeError error("expected a kind's tag (a string), got " + std::string(bson_type_name(bson_iter_type(&tag))));
+  error.prepend(field);
+  throw error;
+}
+
+void throw_tag_unknown(std::string_view stored, std::string_view field, const std::string& known) {
+  DecodeError error("unknown kind " + quoted(stored) + " (this variant reads " + known +
+                    "; odm::UnknownKind as its last alternative keeps such documents)");
+  error.prepend(field);
+  throw error;
+}
+
 std::string unknown_field_reason(const char* key, std::size_t length) {
   return shown_key(key, length) + ": unknown field (the model is strict)";
 }
@@ -99,6 +126,42 @@ std::string field_type_reason(std::string_view name, type_mask expected, bson_ty
 }
 
 std::string missing_field_reason(std::string_view name) { return std::string(name) + ": missing required field"; }
+
+namespace {
+
+/// The stored tag at `it` when it is a string.
+std::optional<std::string_view> stored_tag(const bson_iter_t& it) {
+  if (bson_iter_type(&it) != BSON_TYPE_UTF8) return std::nullopt;
+  std::uint32_t length = 0;
+  const char* text = bson_iter_utf8(&it, &length);
+  return std::string_view(text, length);
+}
+
+/// What a tag field holds that is not `tag`'s kind, for a message.
+std::string other_kind(const bson_iter_t& it, const Tag& tag) {
+  const std::optional<std::string_view> stored = stored_tag(it);
+  if (!stored) return "expected a kind's tag (a string), got " + std::string(bson_type_name(bson_iter_type(&it)));
+  return "kind " + quoted(*stored) + ", not " + quoted(tag.value);
+}
+
+}  // namespace
+
+bool tag_names_kind(const bson_iter_t& it, const Tag& tag) {
+  const std::optional<std::string_view> stored = stored_tag(it);
+  return stored && tag.names(*stored);
+}
+
+std::string other_kind_reason(const bson_iter_t& it, const Tag& tag) {
+  return std::string(tag.field) + ": " + other_kind(it, tag);
+}
+
+void check_own_tag(const bson_iter_t& it, const Tag& tag) {
+  if (tag_names_kind(it, tag)) [[likely]]
+    return;
+  DecodeError error(other_kind(it, tag));
+  error.prepend(tag.field);
+  throw error;
+}
 
 namespace {
 
@@ -236,6 +299,11 @@ void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, st
           // A versioned model's version field is read by from_bson, not by a member: not an
           // unknown field (a strict model takes it, an Extra does not keep it).
           if (layout.skips_version_field && key_equals(schema_version_field, key, length)) continue;
+          // A kind's tag is checked, never kept by an Extra (the encoder writes it itself).
+          if (layout.tag != nullptr && key_equals(layout.tag->field, key, length)) {
+            check_own_tag(it, *layout.tag);
+            continue;
+          }
           if (!is_valid_utf8(key, length)) [[unlikely]]
             throw DecodeError("a field name is not valid UTF-8");
           if (layout.strict)

@@ -3,6 +3,7 @@
 
 #include <odm/bson/codec.hpp>
 #include <odm/bson/detail/variant_alternatives.hpp>
+#include <odm/bson/tagged_variant.hpp>
 #include <odm/bson/kind.hpp>
 #include <odm/bson/record.hpp>
 #include <odm/bson/scalars.hpp>
@@ -215,25 +216,40 @@ struct codec<std::map<std::string, T, Compare, Allocator>> {
 // types) and decodes only that one; an error inside it is the variant's error. Nothing is
 // decoded twice, so decoding stays linear in the input however variants nest. Reading back
 // what was written gives the same alternative: a variant whose alternatives odm cannot tell
-// apart by the stored value does not compile (detail/variant_alternatives.hpp).
+// apart by the stored value does not compile (detail/variant_alternatives.hpp). A variant
+// whose alternatives all declare a kind tag is read by its tag instead (tagged_variant.hpp).
 template <mappable... T>
 struct codec<std::variant<T...>> {
   using kind = kinds::one_of<kind_of<T>...>;
+  static constexpr bool by_tag = detail::tagged_alternatives<T...>::value;
   static void encode(bson_t* parent, std::string_view key, const std::variant<T...>& value) {
-    static_assert(detail::variant_alternatives_checked<T...>::value);
+    check();
     std::visit([&](const auto& alternative) {
       codec<std::remove_cvref_t<decltype(alternative)>>::encode(parent, key, alternative);
     }, value);
   }
   static void decode(const bson_iter_t& it, std::variant<T...>& out) {
-    static_assert(detail::variant_alternatives_checked<T...>::value);
-    std::string reasons;
-    const bool decoded = (decode_if_fits<T>(it, out, reasons) || ...);
-    if (!decoded) [[unlikely]]
-      detail::throw_no_alternative(sizeof...(T), it, reasons);
+    check();
+    if constexpr (by_tag) {
+      detail::decode_tagged(it, out);
+    } else {
+      std::string reasons;
+      const bool decoded = (decode_if_fits<T>(it, out, reasons) || ...);
+      if (!decoded) [[unlikely]]
+        detail::throw_no_alternative(sizeof...(T), it, reasons);
+    }
   }
 
  private:
+  static constexpr void check() {
+    static_assert(!detail::tagged_alternatives<T...>::misplaced_unknown,
+                  "odm::UnknownKind keeps the documents of kinds a tagged std::variant does not know: it goes last, "
+                  "after alternatives that all declare an odm::tag");
+    if constexpr (by_tag)
+      static_assert(sizeof(detail::tag_table<T...>) > 0);  // instantiates its checks: one field, distinct values
+    else
+      static_assert(detail::variant_alternatives_checked<T...>::value);
+  }
   template <class A>
   static bool decode_if_fits(const bson_iter_t& it, std::variant<T...>& out, std::string& reasons) {
     std::string why;

@@ -12,6 +12,7 @@
 #include <odm/bson/members.hpp>
 #include <odm/bson/writer.hpp>
 #include <odm/model/model.hpp>
+#include <odm/model/tag.hpp>
 
 #include <algorithm>
 #include <array>
@@ -148,6 +149,20 @@ struct record_traits {
                              }),
                 "odm::renamed_from: a previous name is the stored name of a member; each name holds one member");
 
+  /// A kind's tag field (odm::tag) is the mapper's: no member is stored under its name.
+  static constexpr bool tag_field_is_free = [] {
+    if constexpr (tagged<T>) {
+      constexpr std::string_view field = tag_of<T>.field;
+      return std::find(names.begin(), names.end(), field) == names.end() &&
+             std::find(previous_names.begin(), previous_names.end(), field) == previous_names.end();
+    } else {
+      return true;
+    }
+  }();
+  static_assert(tag_field_is_free,
+                "odm::tag: a member of this struct is stored under the name of its kind's tag field (`_type` unless "
+                "the tag says `stored_in`); rename the member or store the tag in another field");
+
   /// The member whose previous name is `key`, or `size`.
   static std::size_t find_previous(std::string_view key) noexcept {
     for (std::size_t i = 0; i < size; ++i)
@@ -192,6 +207,12 @@ namespace detail {
 template <bool Root, reflectable T>
 inline void encode_record(bson_t* document, const T& value) {
   using traits = detail::record_traits<T, Root>;
+  // A kind's tag comes first, so that a reader picks the kind before it reads anything else.
+  if constexpr (tagged<T>) {
+    constexpr Tag tag = tag_of<T>;
+    detail::check_append(bson_append_utf8(document, tag.field.data(), static_cast<int>(tag.field.size()),
+                                          tag.value.data(), static_cast<int>(tag.value.size())));
+  }
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (
         [&] {
@@ -210,6 +231,25 @@ inline void encode_record(bson_t* document, const T& value) {
         }(),
         ...);
   }(std::make_index_sequence<traits::size>{});
+}
+
+/// Refuses the tag field `it` is on unless it names `tag`'s kind (the error's path is the
+/// field): a document of another kind is not read as this one.
+void check_own_tag(const bson_iter_t& it, const Tag& tag);
+
+/// Whether `it` is on T's tag field; if so it is checked (check_own_tag) and `it` moves past
+/// it (`ended` when nothing follows).
+enum class TagStep { not_on_tag, moved, ended };
+template <class T>
+inline TagStep pass_own_tag(bson_iter_t& it) {
+  if constexpr (tagged<T>) {
+    constexpr std::string_view field = tag_of<T>.field;
+    if (key_equals(field, bson_iter_key(&it), bson_iter_key_len(&it))) {
+      check_own_tag(it, tag_of<T>);
+      return next(it) ? TagStep::moved : TagStep::ended;
+    }
+  }
+  return TagStep::not_on_tag;
 }
 
 /// `key` is member I's stored name. The name's length is a compile-time constant, so the
@@ -284,6 +324,8 @@ struct RecordLayout {
   void (*keep)(const bson_iter_t&, void*);
   /// Member `index` back to a value-initialized one (nullptr without previous names).
   void (*reset)(std::size_t, void*);
+  /// A kind's tag (odm::tag): its field is checked, not an unknown field (nullptr without).
+  const Tag* tag;
 };
 
 /// Reads the fields of `it` not read in order into `out`, and refuses a document without
@@ -313,6 +355,12 @@ struct record_layout {
     if constexpr (traits::extra_index < traits::size) function = &keep;
     return function;
   }
+  static constexpr const Tag* tag_pointer() {
+    if constexpr (tagged<T>)
+      return &tag_of<T>;
+    else
+      return nullptr;
+  }
   static constexpr auto reset_function() {
     void (*function)(std::size_t, void*) = nullptr;
     if constexpr (traits::has_previous_names) function = &reset;
@@ -332,6 +380,7 @@ struct record_layout {
       Root && has_schema_versions<T>,
       keep_function(),
       reset_function(),
+      tag_pointer(),
   };
 };
 
@@ -356,8 +405,16 @@ inline void decode_record(bson_iter_t& it, T& out) {
            return false;
          }
          if (!detail::key_is<traits, I>(bson_iter_key(&it), bson_iter_key_len(&it))) [[unlikely]] {
-           state = mismatch;
-           return false;
+           // The kind's tag (first where odm writes it, after `_id` where a server moved that).
+           const TagStep step = pass_own_tag<T>(it);
+           if (step == TagStep::ended) {
+             state = ended;
+             return false;
+           }
+           if (step == TagStep::not_on_tag || !detail::key_is<traits, I>(bson_iter_key(&it), bson_iter_key_len(&it))) {
+             state = mismatch;
+             return false;
+           }
          }
          detail::decode_member<traits, I>(it, out);
          expected = I + 1;
@@ -465,6 +522,10 @@ std::string unknown_field_reason(const char* key, std::size_t length);
 std::string field_type_reason(std::string_view name, type_mask expected, bson_type_t got);
 /// "NAME: missing required field"
 std::string missing_field_reason(std::string_view name);
+/// Whether the tag field `it` is on is a string that names `tag`'s kind.
+bool tag_names_kind(const bson_iter_t& it, const Tag& tag);
+/// "_type: kind \"bank\", not \"card\"" (or what else the field holds)
+std::string other_kind_reason(const bson_iter_t& it, const Tag& tag);
 
 // A struct in a std::variant is picked by the document's own fields (one level deep):
 // every required member present, every field that names a member of a BSON type that
@@ -495,6 +556,16 @@ struct variant_shape<T> {
         if (index == traits::size) {
           index = traits::find_previous(std::string_view(key, length));
           previous = index < traits::size;
+        }
+      }
+      if constexpr (tagged<T>) {
+        // A document of another kind is not one of this one.
+        if (index == traits::size && key_equals(tag_of<T>.field, key, length)) {
+          if (!tag_names_kind(child, tag_of<T>)) {
+            why = other_kind_reason(child, tag_of<T>);
+            return false;
+          }
+          continue;
         }
       }
       if (index == traits::size) {

@@ -26,6 +26,8 @@
 //                                                            when all are scalars)
 //   Ref<T>, ParentRef<T>                                     T's id type (ParentRef: or null)
 //   renamed members                                          under their stored name
+//   a struct with a kind tag (odm::tag)                      its tag field, required, `enum` of its
+//                                                            value and those it was renamed from
 // A struct without an odm::Extra member gets `additionalProperties: false` (its documents
 // hold nothing else); one with an Extra member keeps other fields, so its schema allows
 // them. A struct that contains itself is described to three levels, then only as an
@@ -128,6 +130,18 @@ SchemaNode record_schema(const SchemaOptions& options, OpenRecords& open) {
   for (const std::type_info* type : open) levels += *type == *self ? 1 : 0;
   if (levels >= recursion_levels) return node;
   open.push_back(self);
+  // A kind's tag (odm::tag) comes first: its value, or one it was renamed from (which
+  // documents written before the rename still hold).
+  if constexpr (tagged<Record>) {
+    constexpr Tag tag = tag_of<Record>;
+    SchemaNode kind;
+    kind.bson_types = {"string"};
+    kind.enum_values.emplace_back(tag.value);
+    for (std::size_t i = 0; i < tag.previous_count; ++i) kind.enum_values.emplace_back(tag.previous[i]);
+    node.property_names.emplace_back(tag.field);
+    node.property_schemas.push_back(std::move(kind));
+    node.required.emplace_back(tag.field);
+  }
   bool has_id = false;
   members<Record>::for_each([&](auto member) {
     using Member = decltype(member);

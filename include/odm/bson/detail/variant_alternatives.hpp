@@ -83,11 +83,12 @@ consteval bool writes_field() {
 template <class Record, bool SubsetItem>
 consteval auto written_fields() {
   using traits = record_traits<Record, false>;
-  constexpr std::size_t count = []<std::size_t... I>(std::index_sequence<I...>) {
+  constexpr std::size_t count = std::size_t{tagged<Record>} + []<std::size_t... I>(std::index_sequence<I...>) {
     return ((writes_field<Record, I, SubsetItem>() ? 1 + std::size_t{traits::writes_previous[I]} : 0) + ... + 0);
   }(std::make_index_sequence<traits::size>{});
   std::array<WrittenField, count> fields{};
   std::size_t at = 0;
+  if constexpr (tagged<Record>) fields[at++] = {tag_of<Record>.field, type_bit(BSON_TYPE_UTF8)};
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (
         [&] {
@@ -204,8 +205,26 @@ struct may_read_plain<reads_map<Value>, Kind> {
   }();
 };
 
+/// Whether T and the struct written as Kind are kinds with different tags in the same
+/// field: T's shape refuses a document that names another kind.
+template <class T, class Kind>
+inline constexpr bool tags_differ = false;
+template <tagged T, tagged Record>
+inline constexpr bool tags_differ<T, kinds::document<Record>> = [] {
+  constexpr Tag mine = tag_of<T>;
+  constexpr Tag theirs = tag_of<Record>;
+  if (mine.field != theirs.field) return false;
+  if (mine.names(theirs.value)) return false;
+  for (std::size_t i = 0; i < theirs.previous_count; ++i)
+    if (mine.names(theirs.previous[i])) return false;
+  return true;
+}();
+template <tagged T, tagged Item>
+inline constexpr bool tags_differ<T, kinds::subset_item<Item>> = tags_differ<T, kinds::document<Item>>;
+
 /// A struct: every required member present, every field naming a member of a type it takes,
-/// no other field if it is strict (the rule of variant_shape<T> in record.hpp).
+/// no other field if it is strict, no tag of another kind (the rule of variant_shape<T> in
+/// record.hpp).
 template <class T, bool AsStrict, class Kind>
 struct may_read_plain<reads_record<T, AsStrict>, Kind> {
   using traits = record_traits<T, false>;
@@ -214,7 +233,7 @@ struct may_read_plain<reads_record<T, AsStrict>, Kind> {
   }(std::make_index_sequence<traits::size>{});
   static constexpr bool is_field(std::size_t i) { return i != traits::extra_index; }
   static constexpr bool value = [] {
-    if constexpr ((written_types<Kind> & type_bit(BSON_TYPE_DOCUMENT)) == 0) {
+    if constexpr ((written_types<Kind> & type_bit(BSON_TYPE_DOCUMENT)) == 0 || tags_differ<T, Kind>) {
       return false;
     } else if constexpr (std::is_same_v<Kind, kinds::any_document>) {
       return true;
@@ -234,6 +253,8 @@ struct may_read_plain<reads_record<T, AsStrict>, Kind> {
                               (!traits::previous_names[i].empty() && traits::previous_names[i] == field.name)))
             member = i;
         if (member == traits::size) {
+          if constexpr (tagged<T>)
+            if (field.name == tag_of<T>.field) continue;  // the tag, checked by tags_differ
           if (is_strict<T> || AsStrict) return false;
           continue;
         }
@@ -270,19 +291,21 @@ struct variant_alternatives_distinct {
                 "odm: a value of this std::variant's alternative Later could read back as its alternative Earlier, "
                 "losing what Earlier lacks (the two types of variant_alternatives_distinct<Earlier, Later>): put "
                 "Later before Earlier, or make Earlier `strict` (it then refuses the fields of Later it does not "
-                "declare)");
+                "declare), or tag the alternatives with odm::tag (odm/model/tag.hpp)");
   static_assert(!reorder || strict,
                 "odm: a value of this std::variant's alternative Later could read back as its alternative Earlier, "
                 "losing what Earlier lacks (the two types of variant_alternatives_distinct<Earlier, Later>): put "
-                "Later before Earlier");
+                "Later before Earlier, or tag the alternatives with odm::tag (odm/model/tag.hpp)");
   static_assert(!either_order || !strict,
                 "odm: this std::variant's alternatives Earlier and Later cannot be told apart by what odm stores for "
-                "them, in either order (the two types of variant_alternatives_distinct<Earlier, Later>): make Earlier "
-                "`strict` (it then refuses the fields of Later it does not declare)");
+                "them, in either order (the two types of variant_alternatives_distinct<Earlier, Later>): tag the "
+                "alternatives with odm::tag (odm/model/tag.hpp), or make Earlier `strict` (it then refuses the "
+                "fields of Later it does not declare)");
   static_assert(!either_order || strict,
                 "odm: this std::variant's alternatives Earlier and Later cannot be told apart by what odm stores for "
-                "them, in either order (the two types of variant_alternatives_distinct<Earlier, Later>): give one a "
-                "required member the other does not store, or wrap one in a struct of its own");
+                "them, in either order (the two types of variant_alternatives_distinct<Earlier, Later>): tag the "
+                "alternatives with odm::tag (odm/model/tag.hpp), give one a required member the other does not "
+                "store, or wrap one in a struct of its own");
   static constexpr bool value = true;
 };
 

@@ -1,0 +1,204 @@
+#pragma once
+// Tagged variants: a std::variant whose alternatives are structs that all declare a kind tag
+// (odm::tag, odm/model/tag.hpp) is stored as the active alternative, whose tag field comes
+// first, and is read by that field alone: the alternative the stored tag names is decoded,
+// and no other is looked at.
+//
+//   using Payment = std::variant<Card, BankTransfer, odm::UnknownKind>;
+//
+// A stored tag that no alternative names is a DecodeError whose path ends at the tag field
+// and which lists the tags the variant knows, unless the last alternative is odm::UnknownKind:
+// it then keeps the whole stored document and writes it back unchanged, so that a service
+// that does not know a kind a newer one added never erases it.
+
+#include <odm/bson/codec.hpp>
+#include <odm/bson/document.hpp>
+#include <odm/bson/kind.hpp>
+#include <odm/bson/record.hpp>
+#include <odm/bson/writer.hpp>
+#include <odm/model/tag.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
+
+namespace odm {
+
+/// The last alternative of a tagged variant that keeps a document of a kind the program does
+/// not know: its stored tag and the document as stored, written back byte for byte.
+struct UnknownKind {
+  /// The stored tag's value.
+  std::string tag;
+  /// The whole document, tag field included.
+  Document document;
+  friend bool operator==(const UnknownKind&, const UnknownKind&) = default;
+};
+
+template <>
+struct codec<UnknownKind> {
+  using kind = kinds::any_document;
+  static void encode(bson_t* parent, std::string_view key, const UnknownKind& value) {
+    detail::check_append(
+        bson_append_document(parent, key.data(), static_cast<int>(key.size()), value.document.get()));
+  }
+  /// Alone (outside a tagged variant) it keeps the document; `tag` stays empty.
+  static void decode(const bson_iter_t& it, UnknownKind& out) {
+    detail::expect_type(it, BSON_TYPE_DOCUMENT, "object");
+    out.document = detail::copy_held_document(it);
+  }
+};
+
+namespace detail {
+
+template <>
+struct variant_shape<UnknownKind> {
+  static constexpr type_mask types = type_bit(BSON_TYPE_DOCUMENT);
+  using reads = reads_by_decoding<types>;
+  static bool fits(const bson_iter_t& it, std::string& why) {
+    if (bson_iter_type(&it) == BSON_TYPE_DOCUMENT) return true;
+    why = "expected object, got " + std::string(bson_type_name(bson_iter_type(&it)));
+    return false;
+  }
+};
+
+/// Whether T is a struct with a kind tag.
+template <class T>
+inline constexpr bool is_tagged_record = false;
+template <reflectable T>
+  requires is_record<T> && tagged<T>
+inline constexpr bool is_tagged_record<T> = true;
+
+/// Whether a variant of T... is tagged: every alternative a tagged struct, the last one
+/// possibly odm::UnknownKind.
+template <class... T>
+struct tagged_alternatives {
+  static constexpr std::size_t count = sizeof...(T);
+  static constexpr std::array<bool, count> tagged_flags{is_tagged_record<T>...};
+  static constexpr std::array<bool, count> unknown_flags{std::is_same_v<T, UnknownKind>...};
+  static constexpr bool keeps_unknown = unknown_flags[count - 1];
+  static constexpr std::size_t kinds = count - std::size_t{keeps_unknown};
+  static constexpr bool value = [] {
+    for (std::size_t i = 0; i < kinds; ++i)
+      if (!tagged_flags[i]) return false;
+    return kinds > 0;
+  }();
+  static constexpr bool misplaced_unknown = [] {
+    for (std::size_t i = 0; i < count; ++i)
+      if (unknown_flags[i] && (i + 1 != count || !value)) return true;
+    return false;
+  }();
+};
+
+/// One value a tagged variant reads, and the alternative it names.
+struct TagEntry {
+  std::string_view value;
+  std::size_t alternative;
+};
+
+/// The tags of a tagged variant's alternatives: their field, and every value each reads.
+template <class... T>
+struct tag_table {
+  template <class A>
+  static constexpr Tag tag_or_none() {
+    if constexpr (is_tagged_record<A>)
+      return tag_of<A>;
+    else
+      return Tag{};
+  }
+  static constexpr std::size_t kinds = tagged_alternatives<T...>::kinds;
+  static constexpr std::array<Tag, sizeof...(T)> tags{tag_or_none<T>()...};
+  static constexpr std::string_view field = tags[0].field;
+  static constexpr std::size_t value_count = [] {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < kinds; ++i) n += 1 + tags[i].previous_count;
+    return n;
+  }();
+  static constexpr std::array<TagEntry, value_count> entries = [] {
+    std::array<TagEntry, value_count> out{};
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < kinds; ++i) {
+      out[at++] = {tags[i].value, i};
+      for (std::size_t p = 0; p < tags[i].previous_count; ++p) out[at++] = {tags[i].previous[p], i};
+    }
+    return out;
+  }();
+  static_assert(
+      [] {
+        for (std::size_t i = 0; i < kinds; ++i)
+          if (tags[i].field != field) return false;
+        return true;
+      }(),
+      "odm: the alternatives of this tagged std::variant store their tags in different fields (odm::tag's "
+      "stored_in); a reader looks in one field, so give them all the same");
+  static_assert(
+      [] {
+        for (std::size_t i = 0; i < value_count; ++i)
+          for (std::size_t j = i + 1; j < value_count; ++j)
+            if (entries[i].value == entries[j].value) return false;
+        return true;
+      }(),
+      "odm: two alternatives of this tagged std::variant read the same tag value (their odm::tag or a "
+      "renamed_from); each stored value must name one kind");
+
+  /// The alternative the stored value names, or sizeof...(T) for none.
+  static std::size_t find(std::string_view stored) noexcept {
+    for (const TagEntry& entry : entries)
+      if (entry.value == stored) return entry.alternative;
+    return sizeof...(T);
+  }
+  /// "\"card\", \"bank\"": what the variant reads, for a message.
+  static std::string known() {
+    std::string out;
+    for (const TagEntry& entry : entries) {
+      if (!out.empty()) out += ", ";
+      out += quoted(entry.value);
+    }
+    return out;
+  }
+};
+
+/// The field `field` of the document `it` is on (the first field is looked at first, where
+/// odm writes it); false when the document has no such field.
+bool find_tag_field(const bson_iter_t& it, std::string_view field, bson_iter_t& found);
+
+/// "_type: no kind's tag in the document (this variant reads ...)" and the like.
+[[noreturn]] void throw_tag_missing(std::string_view field, const std::string& known);
+[[noreturn]] void throw_tag_not_string(const bson_iter_t& tag, std::string_view field);
+[[noreturn]] void throw_tag_unknown(std::string_view stored, std::string_view field, const std::string& known);
+
+/// Decodes a tagged variant of T... from the document `it` is on.
+template <class... T>
+void decode_tagged(const bson_iter_t& it, std::variant<T...>& out) {
+  using table = tag_table<T...>;
+  expect_type(it, BSON_TYPE_DOCUMENT, "object");
+  bson_iter_t tag;
+  if (!find_tag_field(it, table::field, tag)) [[unlikely]]
+    throw_tag_missing(table::field, table::known());
+  if (bson_iter_type(&tag) != BSON_TYPE_UTF8) [[unlikely]]
+    throw_tag_not_string(tag, table::field);
+  std::uint32_t length = 0;
+  const char* text = bson_iter_utf8(&tag, &length);
+  const std::string_view stored(text, length);
+  const std::size_t alternative = table::find(stored);
+  if (alternative == sizeof...(T)) [[unlikely]] {
+    if constexpr (tagged_alternatives<T...>::keeps_unknown) {
+      UnknownKind& unknown = out.template emplace<UnknownKind>();
+      unknown.tag = stored;
+      unknown.document = copy_held_document(it);
+      return;
+    } else {
+      throw_tag_unknown(stored, table::field, table::known());
+    }
+  }
+  using decode_function = void (*)(const bson_iter_t&, std::variant<T...>&);
+  static constexpr std::array<decode_function, sizeof...(T)> decoders{
+      [](const bson_iter_t& at, std::variant<T...>& into) { codec<T>::decode(at, into.template emplace<T>()); }...};
+  decoders[alternative](it, out);
+}
+
+}  // namespace detail
+
+}  // namespace odm
