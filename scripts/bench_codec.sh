@@ -18,7 +18,9 @@
 # Set BENCH_CODEC_SKIP_BUILD=1 to reuse an existing build, BENCH_CODEC_SKIP_TIMING=1 to
 # skip step 2. Another program of benchmarks/ with the same cases (WORKLOAD_odm and
 # WORKLOAD_handwritten) is measured the same way with BENCH_PROGRAM=NAME
-# BENCH_WORKLOADS="WORKLOAD ..." (scripts/bench_pipeline.sh).
+# BENCH_WORKLOADS="WORKLOAD ..." (scripts/bench_pipeline.sh), and one whose cases compare
+# something else with BENCH_SUBJECT and BENCH_BASELINE naming the cases' suffixes
+# (scripts/bench_tagged_variant.sh: WORKLOAD_variant against WORKLOAD_alternative).
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,6 +28,8 @@ build=${1:-build-bench}
 iterations=${2:-2000}
 program=${BENCH_PROGRAM:-codec_bench}
 workloads=${BENCH_WORKLOADS:-encode_product decode_product encode_flat decode_flat decode_flat_reversed}
+subject=${BENCH_SUBJECT:-odm}
+baseline=${BENCH_BASELINE:-handwritten}
 
 command -v valgrind >/dev/null 2>&1 || { echo "bench_codec.sh: valgrind is not installed" >&2; exit 1; }
 
@@ -78,21 +82,21 @@ ratio() {
 
 echo "== callgrind: instructions per operation ($iterations iterations minus a 0-iteration run) =="
 table=$(
-  printf '%-20s %12s %12s %7s %12s %7s   %9s %9s %7s\n' case "odm Ir/op" "hand Ir/op" ratio "plain Ir/op" ratio \
-    "odm ns" "hand ns" ratio
+  printf '%-20s %12s %12s %7s %12s %7s   %9s %9s %7s\n' case "$subject Ir/op" "$baseline Ir/op" ratio "plain Ir/op" \
+    ratio "$subject ns" "$baseline ns" ratio
   for workload in $workloads; do
-    if ! "$bin" --list-cases | grep -qx "${workload}_odm"; then
+    if ! "$bin" --list-cases | grep -qx "${workload}_$subject"; then
       printf '%-20s %14s\n' "$workload" "(not a case of this build: odm/fields/money.hpp missing, or an older tree)"
       continue
     fi
-    odm=$(per_op "${workload}_odm")
-    hand=$(per_op "${workload}_handwritten")
+    odm=$(per_op "${workload}_$subject")
+    hand=$(per_op "${workload}_$baseline")
     plain=-
-    if "$bin" --list-cases | grep -qx "${workload}_handwritten_plain"; then
-      plain=$(per_op "${workload}_handwritten_plain")
+    if "$bin" --list-cases | grep -qx "${workload}_${baseline}_plain"; then
+      plain=$(per_op "${workload}_${baseline}_plain")
     fi
-    odm_ns=$(ns_per_op "${workload}_odm")
-    hand_ns=$(ns_per_op "${workload}_handwritten")
+    odm_ns=$(ns_per_op "${workload}_$subject")
+    hand_ns=$(ns_per_op "${workload}_$baseline")
     printf '%-20s %12s %12s %7s %12s %7s   %9s %9s %7s\n' "$workload" "$odm" "$hand" "$(ratio "$odm" "$hand")" \
       "$plain" "$(ratio "$odm" "$plain")" "$odm_ns" "$hand_ns" "$(ratio "$odm_ns" "$hand_ns")"
   done

@@ -169,33 +169,64 @@ bool find_tag_field(const bson_iter_t& it, std::string_view field, bson_iter_t& 
 [[noreturn]] void throw_tag_not_string(const bson_iter_t& tag, std::string_view field);
 [[noreturn]] void throw_tag_unknown(std::string_view stored, std::string_view field, const std::string& known);
 
-/// Decodes a tagged variant of T... from the document `it` is on.
+/// The alternative a stored tag names, or sizeof...(T) for none; the tag at `tag` must be a string.
 template <class... T>
-void decode_tagged(const bson_iter_t& it, std::variant<T...>& out) {
+std::size_t alternative_named(const bson_iter_t& tag) {
   using table = tag_table<T...>;
-  expect_type(it, BSON_TYPE_DOCUMENT, "object");
-  bson_iter_t tag;
-  if (!find_tag_field(it, table::field, tag)) [[unlikely]]
-    throw_tag_missing(table::field, table::known());
   if (bson_iter_type(&tag) != BSON_TYPE_UTF8) [[unlikely]]
     throw_tag_not_string(tag, table::field);
   std::uint32_t length = 0;
   const char* text = bson_iter_utf8(&tag, &length);
-  const std::string_view stored(text, length);
-  const std::size_t alternative = table::find(stored);
-  if (alternative == sizeof...(T)) [[unlikely]] {
-    if constexpr (tagged_alternatives<T...>::keeps_unknown) {
-      UnknownKind& unknown = out.template emplace<UnknownKind>();
-      unknown.tag = stored;
-      unknown.document = copy_held_document(it);
+  return table::find(std::string_view(text, length));
+}
+
+/// A document of a kind no alternative names: kept by odm::UnknownKind, or an error.
+template <class... T>
+void decode_unknown_kind(const bson_iter_t& it, const bson_iter_t& tag, std::variant<T...>& out) {
+  std::uint32_t length = 0;
+  const char* text = bson_iter_utf8(&tag, &length);
+  if constexpr (tagged_alternatives<T...>::keeps_unknown) {
+    UnknownKind& unknown = out.template emplace<UnknownKind>();
+    unknown.tag.assign(text, length);
+    unknown.document = copy_held_document(it);
+  } else {
+    throw_tag_unknown(std::string_view(text, length), tag_table<T...>::field, tag_table<T...>::known());
+  }
+}
+
+/// Decodes a tagged variant of T... from the document `it` is on. Where odm writes the tag,
+/// first, the alternative's members are read on from it, so the document is entered once
+/// and its tag read once; elsewhere, the fields before it are stepped over to find it.
+template <class... T>
+void decode_tagged(const bson_iter_t& it, std::variant<T...>& out) {
+  using table = tag_table<T...>;
+  using variant = std::variant<T...>;
+  expect_type(it, BSON_TYPE_DOCUMENT, "object");
+  {
+    NestedIter child(it);
+    bson_iter_t& fields = child.get();
+    if (next(fields) && key_equals(table::field, bson_iter_key(&fields), bson_iter_key_len(&fields))) [[likely]] {
+      const std::size_t alternative = alternative_named<T...>(fields);
+      if (alternative == sizeof...(T)) [[unlikely]]
+        return decode_unknown_kind(it, fields, out);
+      // The members that follow the tag (decode_members goes on from the field it is on).
+      using read_on = void (*)(bson_iter_t&, variant&);
+      static constexpr std::array<read_on, sizeof...(T)> members_after_tag{[](bson_iter_t& at, variant& into) {
+        if constexpr (is_tagged_record<T>) decode_members<false>(at, into.template emplace<T>());
+      }...};
+      members_after_tag[alternative](fields, out);
       return;
-    } else {
-      throw_tag_unknown(stored, table::field, table::known());
     }
   }
-  using decode_function = void (*)(const bson_iter_t&, std::variant<T...>&);
+  bson_iter_t tag;
+  if (!find_tag_field(it, table::field, tag)) [[unlikely]]
+    throw_tag_missing(table::field, table::known());
+  const std::size_t alternative = alternative_named<T...>(tag);
+  if (alternative == sizeof...(T)) [[unlikely]]
+    return decode_unknown_kind(it, tag, out);
+  using decode_function = void (*)(const bson_iter_t&, variant&);
   static constexpr std::array<decode_function, sizeof...(T)> decoders{
-      [](const bson_iter_t& at, std::variant<T...>& into) { codec<T>::decode(at, into.template emplace<T>()); }...};
+      [](const bson_iter_t& at, variant& into) { codec<T>::decode(at, into.template emplace<T>()); }...};
   decoders[alternative](it, out);
 }
 
