@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace crosscheck {
@@ -60,6 +61,24 @@ db.students.insert_one({'_id': ObjectId('612d1e835ebee16872a109a4'), 'first_name
                         'courses': [ObjectId('61741c9cbc9ec583c836170a')]})
 db.categories.insert_many([{'_id': 'Books', 'parent': None, 'children': ['Programming']},
                            {'_id': 'Programming', 'parent': 'Books', 'children': []}])
+# Several kinds in one field, under other ODMs' discriminators (tag last, as some write it).
+db.activity.insert_one({'_id': 1,
+                        'mongoose': [{'element': 'buy', '__t': 'Click'}, {'__t': 'Purchase', 'amount': 3}],
+                        'spring': {'_class': 'com.shop.Purchase', 'amount': 4},
+                        'csharp': {'_t': 'Click', 'element': 'back'},
+                        'mongoid': {'amount': 5, '_type': 'Purchase'}})
+)PY";
+
+// What pymongo checks of the kinds odm writes: the tag is the first field, a string.
+constexpr const char* kPymongoTagReader = R"PY(
+import sys
+import pymongo
+doc = pymongo.MongoClient(URI, serverSelectionTimeoutMS=10000)[DB].activity.find_one({'_id': 2})
+kinds = [(list(e.items())[0]) for e in doc['mongoose']] + [list(doc['mongoid'].items())[0]]
+expected = [('__t', 'Purchase'), ('__t', 'Click'), ('_type', 'Purchase')]
+if kinds != expected:
+    print('tags as pymongo reads them:', kinds, 'expected:', expected)
+    sys.exit(1)
 )PY";
 
 struct Publisher {
@@ -165,6 +184,58 @@ struct Category {
   };
 };
 
+// The kinds of the activity documents, each named the way another ODM names it.
+
+struct Click {
+  std::string element;
+  struct odm_model {
+    static constexpr auto tag = odm::tag("Click").stored_in("__t");
+  };
+  bool operator==(const Click&) const = default;
+};
+struct Purchase {
+  std::int32_t amount = 0;
+  struct odm_model {
+    static constexpr auto tag = odm::tag("Purchase").stored_in("__t");
+  };
+  bool operator==(const Purchase&) const = default;
+};
+struct SpringPurchase {
+  std::int32_t amount = 0;
+  struct odm_model {
+    static constexpr auto tag = odm::tag("com.shop.Purchase").stored_in("_class");
+  };
+};
+struct CsharpClick {
+  std::string element;
+  struct odm_model {
+    static constexpr auto tag = odm::tag("Click").stored_in("_t");
+  };
+};
+struct MongoidPurchase {
+  std::int32_t amount = 0;
+  struct odm_model {
+    static constexpr auto tag = odm::tag("Purchase");  // `_type`, odm's default, is Mongoid's
+  };
+};
+struct MongoidClick {
+  std::string element;
+  struct odm_model {
+    static constexpr auto tag = odm::tag("Click");
+  };
+};
+
+struct Activity {
+  std::int32_t id = 0;
+  std::vector<std::variant<Click, Purchase>> mongoose;
+  std::variant<SpringPurchase, odm::UnknownKind> spring;
+  std::variant<CsharpClick, odm::UnknownKind> csharp;
+  std::variant<MongoidClick, MongoidPurchase> mongoid;
+  struct odm_model {
+    static constexpr std::string_view collection = "activity";
+  };
+};
+
 /// A Python string literal holding `text` (as hex, so that nothing needs escaping).
 std::string python_literal(const std::string& text) {
   static constexpr char hex[] = "0123456789abcdef";
@@ -179,14 +250,16 @@ std::string python_literal(const std::string& text) {
 class Pymongo : public odm_test::DriverTest {
  protected:
   /// Runs the writer with Debian's python3; false (and a message) when it failed.
-  ::testing::AssertionResult write_with_pymongo() {
+  ::testing::AssertionResult write_with_pymongo() { return run_pymongo(kPymongoWriter); }
+  /// Runs `program` (pymongo, with URI and DB set) with Debian's python3.
+  ::testing::AssertionResult run_pymongo(const char* program) {
     std::FILE* python = ::popen("timeout 60 /usr/bin/python3 - 2>&1", "w");
     if (python == nullptr) return ::testing::AssertionFailure() << "cannot start /usr/bin/python3";
     const std::string script =
-        "URI = " + python_literal(uri_) + "\nDB = " + python_literal(db_name_) + "\n" + kPymongoWriter;
+        "URI = " + python_literal(uri_) + "\nDB = " + python_literal(db_name_) + "\n" + program;
     std::fputs(script.c_str(), python);
     const int status = ::pclose(python);
-    if (status != 0) return ::testing::AssertionFailure() << "the pymongo writer exited with status " << status;
+    if (status != 0) return ::testing::AssertionFailure() << "the pymongo program exited with status " << status;
     return ::testing::AssertionSuccess();
   }
 };
@@ -232,6 +305,25 @@ TEST_F(Pymongo, WhatPymongoWritesOdmReads) {
   EXPECT_EQ(root.children.size(), 1u);
   const Category programming = db().collection<Category>().get_by_id("Programming");
   EXPECT_EQ(programming.parent.id(), std::optional<std::string>("Books"));
+}
+
+TEST_F(Pymongo, KindsTaggedByOtherOdmsReadAndOdmsTagsAreFirst) {
+  ASSERT_TRUE(write_with_pymongo());
+  auto activity = db().collection<Activity>();
+  const Activity read = activity.get_by_id(1);
+  EXPECT_EQ(read.mongoose, (std::vector<std::variant<Click, Purchase>>{Click{"buy"}, Purchase{3}}));
+  ASSERT_EQ(read.spring.index(), 0u);
+  EXPECT_EQ(std::get<SpringPurchase>(read.spring).amount, 4);
+  ASSERT_EQ(read.csharp.index(), 0u);
+  EXPECT_EQ(std::get<CsharpClick>(read.csharp).element, "back");
+  ASSERT_EQ(read.mongoid.index(), 1u);
+  EXPECT_EQ(std::get<MongoidPurchase>(read.mongoid).amount, 5);
+
+  Activity written = read;
+  written.id = 2;
+  written.mongoose = {Purchase{7}, Click{"x"}};
+  activity.insert_one(written);
+  EXPECT_TRUE(run_pymongo(kPymongoTagReader));
 }
 
 }  // namespace
