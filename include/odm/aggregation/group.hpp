@@ -18,6 +18,7 @@
 #include <odm/bson/document.hpp>
 #include <odm/fields/decimal.hpp>
 #include <odm/fields/money.hpp>
+#include <odm/query/parts.hpp>
 #include <odm/query/path.hpp>
 #include <odm/query/projection.hpp>
 #include <odm/query/value.hpp>
@@ -326,24 +327,14 @@ GroupKey<S, odm::detail::into_model_t<First>, sizeof...(More) + 1, (C || ... || 
            odm::detail::KeyField{stored_names<K, false>[odm::detail::member_index(More)], more.source}...}};
 }
 
-/// The amount of a Money path: `total.value`, an odm::Decimal (std::optional of it for an
-/// optional Money).
-template <class S, class M, bool A>
-  requires std::is_same_v<odm::detail::strip_optional_t<M>, Money>
-auto amount(const Path<S, M, A, false>& path) {
-  using Amount = std::conditional_t<std::is_same_v<M, Money>, Decimal, std::optional<Decimal>>;
-  odm::detail::PathNames names = path.names();
-  names.push("value");
-  return Path<S, Amount, A>(names);
-}
-/// The currency of a Money path: `total.currency`, a std::string (a key by it lets the
-/// $group sum and average that Money).
+/// The amount of a Money path: `total.value`, an odm::Decimal (odm/query/parts.hpp).
+using odm::amount;
+/// The currency of a Money path: `total.currency`, a std::string (odm::currency), as a path
+/// whose group key lets the $group sum and average that Money.
 template <class S, class M, bool A>
   requires std::is_same_v<odm::detail::strip_optional_t<M>, Money>
 CurrencyPath<S, A> currency(const Path<S, M, A, false>& path) {
-  odm::detail::PathNames names = path.names();
-  names.push("currency");
-  return CurrencyPath<S, A>(names);
+  return CurrencyPath<S, A>(odm::currency(path).names());
 }
 
 /// One computed field of a `$set` / `$addFields`: the member Into of the output struct,
