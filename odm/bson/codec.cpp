@@ -117,6 +117,29 @@ void throw_tag_unknown(std::string_view stored, std::string_view field, const st
   throw error;
 }
 
+std::string_view unknown_kind_stored_tag(const Document& document, std::string_view field) {
+  bson_iter_t it;
+  if (bson_iter_init(&it, document.get()))
+    while (next(it)) {
+      if (!key_equals(field, bson_iter_key(&it), bson_iter_key_len(&it))) continue;
+      if (bson_iter_type(&it) != BSON_TYPE_UTF8) break;
+      std::uint32_t length = 0;
+      const char* text = bson_iter_utf8(&it, &length);
+      return std::string_view(text, length);
+    }
+  EncodeError error("odm::UnknownKind's document has no kind's tag (a string) in this field, so it would not "
+                    "read back; keep the document as it was read, tag included");
+  error.prepend(field);
+  throw error;
+}
+
+void throw_unknown_kind_is_known(std::string_view stored, std::string_view field) {
+  EncodeError error("odm::UnknownKind holds a document of kind " + quoted(stored) +
+                    ", which this variant reads as one of its own alternatives; write that alternative instead");
+  error.prepend(field);
+  throw error;
+}
+
 std::string unknown_field_reason(const char* key, std::size_t length) {
   return shown_key(key, length) + ": unknown field (the model is strict)";
 }

@@ -272,6 +272,30 @@ TEST(TaggedVariant, UnknownKindKeepsTheDocumentAndWritesItBackUnchanged) {
             "entries.0._type: missing: a tagged variant needs t");
 }
 
+// An UnknownKind made by hand is written only when it reads back as itself: with a tag
+// field, a string naming none of the variant's kinds.
+TEST(TaggedVariant, UnknownKindThatWouldNotReadBackIsAnEncodeError) {
+  const auto refused = [](odm::Document document) -> std::string {
+    Ledger ledger{"l", {Card{"1"}, odm::UnknownKind{"voucher", std::move(document)}}};
+    try {
+      (void)odm::to_bson(ledger);
+    } catch (const odm::EncodeError& error) {
+      return error.what();
+    }
+    return "written";
+  };
+  const std::string no_tag =
+      "entries.1._type: odm::UnknownKind's document has no kind's tag (a string) in this field, so it would not "
+      "read back; keep the document as it was read, tag included";
+  EXPECT_EQ(refused(odm::Document{}), no_tag);
+  EXPECT_EQ(refused(odm::Document::from_json(R"({"code": "X"})")), no_tag);
+  EXPECT_EQ(refused(odm::Document::from_json(R"({"_type": 3, "code": "X"})")), no_tag);
+  EXPECT_EQ(refused(odm::Document::from_json(R"({"_type": "bank", "iban": "X"})")),
+            "entries.1._type: odm::UnknownKind holds a document of kind \"bank\", which this variant reads as one "
+            "of its own alternatives; write that alternative instead");
+  EXPECT_EQ(refused(odm::Document::from_json(R"({"code": "X", "_type": "voucher"})")), "written");
+}
+
 // Documents of other programs: name their field and values.
 namespace mongoose {
 struct Click {

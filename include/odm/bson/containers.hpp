@@ -225,7 +225,9 @@ struct codec<std::variant<T...>> {
   static void encode(bson_t* parent, std::string_view key, const std::variant<T...>& value) {
     check();
     std::visit([&](const auto& alternative) {
-      codec<std::remove_cvref_t<decltype(alternative)>>::encode(parent, key, alternative);
+      using A = std::remove_cvref_t<decltype(alternative)>;
+      if constexpr (by_tag && std::is_same_v<A, UnknownKind>) detail::check_unknown_kind_writable<T...>(alternative);
+      codec<A>::encode(parent, key, alternative);
     }, value);
   }
   static void decode(const bson_iter_t& it, std::variant<T...>& out) {

@@ -180,6 +180,21 @@ std::size_t alternative_named(const bson_iter_t& tag) {
   return table::find(std::string_view(text, length));
 }
 
+/// The string stored under `field` in an odm::UnknownKind's document, which is about to be
+/// written; an EncodeError at `field` when the document has none (it would not read back).
+std::string_view unknown_kind_stored_tag(const Document& document, std::string_view field);
+[[noreturn]] void throw_unknown_kind_is_known(std::string_view stored, std::string_view field);
+
+/// Refuses to write an odm::UnknownKind that would not read back as itself: its document
+/// must hold the variant's tag field, a string that names none of the variant's kinds.
+template <class... T>
+void check_unknown_kind_writable(const UnknownKind& unknown) {
+  using table = tag_table<T...>;
+  const std::string_view stored = unknown_kind_stored_tag(unknown.document, table::field);
+  if (table::find(stored) != sizeof...(T)) [[unlikely]]
+    throw_unknown_kind_is_known(stored, table::field);
+}
+
 /// A document of a kind no alternative names: kept by odm::UnknownKind, or an error.
 template <class... T>
 void decode_unknown_kind(const bson_iter_t& it, const bson_iter_t& tag, std::variant<T...>& out) {
