@@ -542,21 +542,31 @@ Document UpdateExpr::write() const {
   return out;
 }
 
-Document UpdateExpr::write_to_send() const {
-  if (!opaque && entries.empty())
-    throw ValueError("the update has no operator: MongoDB would read {} as a replacement document and erase every "
-                     "field but _id");
-  if (opaque) {
-    bson_iter_t it;
-    if (!bson_iter_init(&it, opaque->get())) throw ValueError("malformed update document");
-    while (next(it)) {
-      const std::string_view key = key_of(it);
-      if (key.empty() || key.front() != '$')
-        throw ValueError("the update's `" + std::string(key) +
-                         "` is not an update operator: MongoDB would read the document as a replacement (replace a "
-                         "document with replace_one)");
-    }
+namespace {
+[[noreturn]] void throw_update_without_operator() {
+  throw ValueError("the update has no operator: MongoDB would read {} as a replacement document and erase every "
+                   "field but _id");
+}
+}  // namespace
+
+void check_update_operators(const Document& update) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, update.get())) throw ValueError("malformed update document");
+  bool any = false;
+  while (next(it)) {
+    any = true;
+    const std::string_view key = key_of(it);
+    if (key.empty() || key.front() != '$')
+      throw ValueError("the update's `" + std::string(key) +
+                       "` is not an update operator: MongoDB would read the document as a replacement (replace a "
+                       "document with replace_one)");
   }
+  if (!any) throw_update_without_operator();
+}
+
+Document UpdateExpr::write_to_send() const {
+  if (!opaque && entries.empty()) throw_update_without_operator();
+  if (opaque) check_update_operators(*opaque);
   return write();
 }
 

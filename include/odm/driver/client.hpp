@@ -15,6 +15,7 @@
 #include <odm/bson/document.hpp>
 #include <odm/driver/collection.hpp>
 #include <odm/driver/core.hpp>
+#include <odm/driver/document_collection.hpp>
 #include <odm/driver/errors.hpp>
 #include <odm/driver/options.hpp>
 #include <odm/driver/session.hpp>
@@ -26,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace odm {
@@ -63,6 +65,11 @@ std::int32_t max_wire_version(const Database& db);
 void assume_max_wire_version(const Database& db, std::int32_t version);
 }  // namespace detail
 
+// static_assert takes a string literal only: the one message of both collection() forms.
+#define ODM_NOT_A_MODEL_MESSAGE                                                                              \
+  "odm: a collection holds a model (a struct whose members map to fields, with or without an id member), " \
+  "or odm::Document for documents read and written as they are stored: db.collection<odm::Document>(\"name\")"
+
 /// A database of a client. Cheap to copy.
 class Database {
  public:
@@ -76,14 +83,27 @@ class Database {
   const std::string& name() const noexcept { return name_; }
 
   /// The collection of model T, named by its metadata (or its type name).
-  template <document_model T>
-  Collection<T> collection() const {
-    return collection<T>(std::string(collection_name<T>));
+  template <class T>
+  auto collection() const {
+    if constexpr (std::is_same_v<T, Document>)
+      static_assert(!std::is_same_v<T, Document>,
+                    "odm: documents of no model have no collection name of their own: name the collection, "
+                    "db.collection<odm::Document>(\"name\")");
+    else if constexpr (!document_model<T>)
+      static_assert(document_model<T>, ODM_NOT_A_MODEL_MESSAGE);
+    else
+      return collection<T>(std::string(collection_name<T>));
   }
-  /// Model T stored in a collection of another name.
-  template <document_model T>
-  Collection<T> collection(std::string name) const {
-    return detail::Access::make<Collection<T>>(detail::CollectionCore(client_, name_, std::move(name), concerns_));
+  /// Model T stored in a collection of another name; with T = odm::Document, the
+  /// collection read and written as raw documents (odm::DocumentCollection).
+  template <class T>
+  auto collection(std::string name) const {
+    if constexpr (std::is_same_v<T, Document>)
+      return DocumentCollection(detail::CollectionCore(client_, name_, std::move(name), concerns_));
+    else if constexpr (!document_model<T>)
+      static_assert(document_model<T>, ODM_NOT_A_MODEL_MESSAGE);
+    else
+      return detail::Access::make<Collection<T>>(detail::CollectionCore(client_, name_, std::move(name), concerns_));
   }
 
   /// This handle's read preference, read concern and write concern, over the client's;
@@ -113,6 +133,7 @@ class Database {
   friend void detail::assume_max_wire_version(const Database& db, std::int32_t version);
   Database(std::shared_ptr<detail::ClientState> client, std::string name)
       : client_(std::move(client)), name_(std::move(name)) {}
+
 
   std::shared_ptr<detail::ClientState> client_;
   std::string name_;

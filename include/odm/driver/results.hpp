@@ -3,6 +3,7 @@
 // bulk writes, and odm::PartialWrite<T>, what a failed insert_many() or bulk_write() wrote
 // before it stopped.
 
+#include <odm/bson/document.hpp>
 #include <odm/driver/errors.hpp>
 #include <odm/driver/write_counts.hpp>
 #include <odm/error.hpp>
@@ -31,6 +32,11 @@ struct collection_id {
 template <has_id T>
 struct collection_id<T> {
   using type = std::remove_cvref_t<id_type_t<T>>;
+};
+/// A DocumentCollection's ids: `{_id: value}`, whatever the value's type.
+template <>
+struct collection_id<Document> {
+  using type = Document;
 };
 
 }  // namespace detail

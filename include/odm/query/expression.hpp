@@ -152,6 +152,10 @@ struct UpdateExpr {
   Document write_to_send() const;
 };
 
+/// Throws odm::ValueError unless every top-level key of `update` is an update operator and
+/// there is at least one (what UpdateExpr::write_to_send checks of a hand-written update).
+void check_update_operators(const Document& update);
+
 /// `{$pull: {path: condition}}`: removes the elements meeting a condition on the element.
 /// Throws odm::ValueError as elem_match_node does.
 UpdateExpr pull_where(std::string path, FilterExpr on_element);
