@@ -3,6 +3,7 @@
 // builds queries.
 #include <odm/bson/writer.hpp>
 #include "special_members.hpp"
+#include <odm/fields/money.hpp>
 #include <odm/query/filter.hpp>
 #include <odm/query/update.hpp>
 #include <odm/query/value.hpp>
@@ -600,6 +601,17 @@ void SortExpr::write_into(bson_t* out) const {
 }  // namespace odm::detail
 
 namespace odm::detail {
+
+void throw_assigned_null(const PathNames& names) {
+  throw ValueError("`" + names.dotted() + "` cannot be set to null: the document holding it would no longer decode");
+}
+
+void check_assigned_currency(const PathNames& names, std::string_view code) {
+  if (!Money::is_currency_code(code))
+    throw ValueError("`" + names.dotted() + "` is set to " + quoted(code) +
+                     ", which is not an ISO 4217 currency code (three uppercase letters): the Money would no longer "
+                     "decode");
+}
 
 std::string PathNames::dotted(bool nested) const {
   std::string out;

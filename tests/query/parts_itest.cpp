@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -29,6 +30,13 @@ struct Product {
     static constexpr auto indexes = odm::indexes(odm::index("price.currency", "price.value"));
   };
   bool operator==(const Product&) const = default;
+};
+
+// Discounts per currency: documents without a discount form the group whose key is null.
+struct DiscountsIn {
+  std::optional<std::string> id;
+  odm::Decimal total;
+  std::int64_t products = 0;
 };
 
 }  // namespace query_parts_itest
@@ -114,6 +122,51 @@ TEST_F(MoneyPartsIT, FilterSortAndRepriceByAmountAndCurrency) {
     ASSERT_TRUE(stored.has_value()) << p.id;
     EXPECT_EQ(stored->price, p.price) << p.id;
   }
+}
+
+TEST_F(MoneyPartsIT, GroupsByTheCurrencyOfAnOptionalMoneyIncludingThoseWithout) {
+  const std::uint32_t seed = 20261203;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  auto products = db().collection<Product>();
+  std::vector<Product> expected = catalogue(seed);
+  expected[1].discount = odm::Money(odm::Decimal("0.50"), "EUR");
+  products.insert_many(expected);
+  const auto discount = field(&Product::discount);
+  const auto per_currency = odm::pipeline<Product>()
+                                .group<DiscountsIn>(odm::agg::by(odm::agg::currency(discount)),
+                                                    odm::agg::sum<&DiscountsIn::total>(discount),
+                                                    odm::agg::count<&DiscountsIn::products>())
+                                .sort(odm::sort(odm::asc(&DiscountsIn::id)));
+  std::map<std::optional<std::string>, std::pair<odm::Decimal, std::int64_t>> want;  // nullopt sorts first, as null
+  for (const Product& p : expected) {
+    auto& [total, count] = want[p.discount ? std::optional<std::string>(p.discount->currency()) : std::nullopt];
+    if (p.discount) total = total + p.discount->amount();
+    ++count;
+  }
+  std::vector<DiscountsIn> got = products.aggregate(per_currency).to_vector();
+  ASSERT_EQ(got.size(), want.size());
+  std::size_t i = 0;
+  for (const auto& [currency, totals] : want) {
+    EXPECT_EQ(got[i].id, currency) << i;
+    EXPECT_EQ(got[i].total, totals.first) << i;
+    EXPECT_EQ(got[i].products, totals.second) << i;
+    ++i;
+  }
+}
+
+// A part is never set to null, nor a currency to something else, so no update leaves a
+// document behind that does not decode; refused before anything is sent.
+TEST_F(MoneyPartsIT, AnUpdateThatWouldLeaveAMoneyUndecodableIsRefusedAndNothingIsWritten) {
+  auto products = db().collection<Product>();
+  Product product{1, "p", odm::Money(odm::Decimal("100"), "USD"), odm::Money(odm::Decimal("1"), "USD"), {}};
+  product.shown = odm::DisplayMoney(product.price);
+  products.insert_one(product);
+  EXPECT_THROW(products.update_one(field(&Product::id) == 1, odm::currency(price).set("usd")), odm::ValueError);
+  EXPECT_THROW(products.update_one(field(&Product::id) == 1, odm::amount(field(&Product::discount)).set(std::nullopt)),
+               odm::ValueError);
+  products.update_one(field(&Product::id) == 1, odm::currency(price).set("EUR"));
+  product.price = odm::Money(odm::Decimal("100"), "EUR");
+  EXPECT_EQ(products.get_by_id(1), product);
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ struct Listing {
   std::optional<odm::Money> discount;
   odm::DisplayMoney shown;
   std::vector<Line> lines;
+  std::vector<odm::Money> tiers;
   odm::LocalTime listed;
   struct odm_model {
     static constexpr auto fields = odm::fields(odm::rename(&Listing::price, "p"));
@@ -80,6 +81,58 @@ TEST(MoneyParts, SortAndUpdate) {
   expect_bson(odm::currency(price).set("EUR"), R"({"$set": {"p.currency": "EUR"}})");
   expect_bson(odm::amount(field(&Listing::lines).matched() / &Line::price).mul(2),
               R"({"$mul": {"lines.$.price.value": {"$numberDecimal": "2"}}})");  // a Decimal stays one
+}
+
+// Of an array of Money, a part is a path through the array: it matches in any element.
+TEST(MoneyParts, OfAnArrayOfMoneyMatchInAnyElement) {
+  constexpr auto tiers = field(&Listing::tiers);
+  static_assert(decltype(odm::amount(tiers))::through_array);
+  static_assert(std::is_same_v<decltype(odm::amount(tiers))::value_type, odm::Decimal>);
+  EXPECT_EQ(odm::currency(tiers).name(), "tiers.currency");
+  expect_bson(odm::amount(tiers) < odm::Decimal("5"), R"({"tiers.value": {"$lt": {"$numberDecimal": "5"}}})");
+  expect_bson(odm::amount(tiers.all_elements()).mul(odm::Decimal("1.1")),
+              R"({"$mul": {"tiers.$[].value": {"$numberDecimal": "1.1"}}})");
+}
+
+// A part is never null and a currency always an ISO 4217 code: the Money would no longer
+// decode. Refused where the update is built, before anything is sent.
+TEST(MoneyParts, AreNeverSetToNullNorACurrencyToSomethingElse) {
+  constexpr auto discount = field(&Listing::discount);
+  const auto refused = [](auto&& build) -> std::string {
+    try {
+      (void)build();
+    } catch (const odm::ValueError& error) {
+      return error.what();
+    }
+    return "built";
+  };
+  const std::string no_null = "` cannot be set to null: the document holding it would no longer decode";
+  EXPECT_EQ(refused([&] { return odm::amount(discount).set(std::nullopt); }), "`discount.value" + no_null);
+  EXPECT_EQ(refused([&] { return odm::currency(discount).set(std::optional<std::string>{}); }),
+            "`discount.currency" + no_null);
+  EXPECT_EQ(refused([&] { return odm::amount(discount).set_on_insert(std::optional<odm::Decimal>{}); }),
+            "`discount.value" + no_null);
+  EXPECT_EQ(refused([&] { return odm::currency(price).set("usd"); }),
+            R"(`p.currency` is set to "usd", which is not an ISO 4217 currency code (three uppercase letters): the )"
+            "Money would no longer decode");
+  EXPECT_EQ(refused([&] { return odm::currency(discount).set(std::optional<std::string>("EURO")); }),
+            R"(`discount.currency` is set to "EURO", which is not an ISO 4217 currency code (three uppercase )"
+            "letters): the Money would no longer decode");
+  EXPECT_EQ(refused([&] { return odm::currency(field(&Listing::lines).matched() / &Line::price).max(std::string("")); }),
+            R"(`lines.$.price.currency` is set to "", which is not an ISO 4217 currency code (three uppercase )"
+            "letters): the Money would no longer decode");
+  // What a Money holds is accepted, and the optional Money itself may still be null.
+  expect_bson(odm::amount(discount).set(std::optional<odm::Decimal>(odm::Decimal("1"))),
+              R"({"$set": {"discount.value": {"$numberDecimal": "1"}}})");
+  expect_bson(odm::currency(discount).set("JPY"), R"({"$set": {"discount.currency": "JPY"}})");
+  expect_bson(discount.set(std::nullopt), R"({"$set": {"discount": null}})");
+}
+
+// agg::currency of an optional Money is an optional: a group of documents without it has null.
+TEST(MoneyParts, AggregationCurrencyOfAnOptionalMoneyIsOptional) {
+  static_assert(std::is_same_v<decltype(odm::agg::currency(field(&Listing::discount)))::value_type,
+                               std::optional<std::string>>);
+  static_assert(std::is_same_v<decltype(odm::agg::currency(price))::value_type, std::string>);
 }
 
 TEST(MoneyParts, IndexesNameTheStoredPath) {

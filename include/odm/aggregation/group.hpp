@@ -240,12 +240,12 @@ Accumulator<Into, void> count() {
   return {Accumulate::count, {}};
 }
 
-/// The currency of a Money path (agg::currency): a std::string path that a group key
-/// made of it lets that Money be summed and averaged.
-template <class S, bool A>
-class CurrencyPath : public Path<S, std::string, A> {
+/// The currency of a Money path (agg::currency): a path to a std::string (an optional one
+/// for an optional Money) that a group key made of it lets that Money be summed and averaged.
+template <class S, class V, bool A>
+class CurrencyPath : public Path<S, V, A> {
  public:
-  using Path<S, std::string, A>::Path;
+  using Path<S, V, A>::Path;
 };
 
 /// One field of a compound group key: the member Into of the key struct, from a field.
@@ -257,10 +257,11 @@ struct KeyPart {
 };
 
 /// A key part that is the currency of a Money.
-template <auto Into, class S, bool A>
-KeyPart<Into, S, true> key(const CurrencyPath<S, A>& path) {
-  static_assert(std::is_same_v<odm::detail::into_type_t<Into>, std::string>,
-                "odm: a member of the group key struct filled by a currency is a std::string");
+template <auto Into, class S, class V, bool A>
+KeyPart<Into, S, true> key(const CurrencyPath<S, V, A>& path) {
+  static_assert(std::is_same_v<odm::detail::into_type_t<Into>, V>,
+                "odm: a member of the group key struct filled by a currency is a std::string, or a "
+                "std::optional<std::string> for an optional Money's (a group of documents without it has null)");
   static_assert(!A, "odm: this field lies inside an array: $unwind the array before grouping by it");
   return {path.names()};
 }
@@ -297,8 +298,8 @@ GroupKey<S, V> by(const Path<S, V, A, false>& path) {
 }
 
 /// Groups by a Money's currency: `_id: "$f.currency"`.
-template <class S, bool A>
-GroupKey<S, std::string, 0, true> by(const CurrencyPath<S, A>& path) {
+template <class S, class V, bool A>
+GroupKey<S, V, 0, true> by(const CurrencyPath<S, V, A>& path) {
   static_assert(!A, "odm: this field lies inside an array: $unwind the array before grouping by it");
   return {path.names(), {}};
 }
@@ -329,12 +330,16 @@ GroupKey<S, odm::detail::into_model_t<First>, sizeof...(More) + 1, (C || ... || 
 
 /// The amount of a Money path: `total.value`, an odm::Decimal (odm/query/parts.hpp).
 using odm::amount;
-/// The currency of a Money path: `total.currency`, a std::string (odm::currency), as a path
+/// The currency of a Money path: `total.currency`, as odm::currency names it, as a path
 /// whose group key lets the $group sum and average that Money.
 template <class S, class M, bool A>
-  requires std::is_same_v<odm::detail::strip_optional_t<M>, Money>
-CurrencyPath<S, A> currency(const Path<S, M, A, false>& path) {
-  return CurrencyPath<S, A>(odm::currency(path).names());
+auto currency(const Path<S, M, A, false>& path) {
+  static_assert(odm::detail::holds_one_of<M, Money>,
+                "odm::agg::currency is the currency of an odm::Money in a group key, which lets the $group sum "
+                "and average that Money; a DisplayMoney's amounts are not summed on the server (its approx is a "
+                "double): group by odm::currency(path) as by any field");
+  using Part = decltype(odm::currency(path));
+  return CurrencyPath<S, typename Part::value_type, Part::through_array>(odm::currency(path).names());
 }
 
 /// One computed field of a `$set` / `$addFields`: the member Into of the output struct,

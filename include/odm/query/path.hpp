@@ -410,6 +410,8 @@ class Path {
   Update<Scope> assign(std::string_view op, const X& value) const {
     static_assert(detail::accepts<Value, X>,
                   "odm: the value's type does not match the field's type; convert the value to the member's type");
+    if (names_.assigned != detail::PathNames::Assigned::any) [[unlikely]]
+      detail::check_assigned(names_, value);
     return update(op, [&](bson_t* doc, std::string_view key) { detail::append_value<Value>(doc, key, value); });
   }
 

@@ -270,6 +270,11 @@ struct PathNames {
   /// Whether the member table says the field's document decodes without it (an optional,
   /// a ParentRef, odm::defaulted; not odm::required): what `$unset` may remove.
   bool may_be_unset = false;
+  /// What a value assigned to the field ($set, $setOnInsert, $min, $max) must be, beyond
+  /// its type: a part of odm's own sub-documents (odm/query/parts.hpp) is never null, and a
+  /// Money's currency is an ISO 4217 code, or the Money would no longer decode.
+  enum class Assigned : unsigned char { any, not_null, currency_code };
+  Assigned assigned = Assigned::any;
   /// The previous name odm still writes for the first field (odm::renamed_from), "" for
   /// none: an aggregation reads `{$ifNull: ["$previous...", "$name..."]}` (aggregation.cpp).
   std::string_view previous_root{};
@@ -282,6 +287,23 @@ struct PathNames {
   /// "addresses.city", with the top-level name of the first field (`_id`) unless `nested`.
   std::string dotted(bool nested = false) const;  // query.cpp
 };
+
+/// A value a field refuses (PathNames::assigned): odm::ValueError naming the path (query.cpp).
+[[noreturn]] void throw_assigned_null(const PathNames& names);
+void check_assigned_currency(const PathNames& names, std::string_view code);
+
+/// Checks `value`, about to be assigned to the field `names`, against PathNames::assigned.
+template <class X>
+void check_assigned(const PathNames& names, const X& value) {
+  if constexpr (std::is_same_v<X, std::nullopt_t>) {
+    throw_assigned_null(names);
+  } else if constexpr (is_optional<X>) {
+    if (!value) throw_assigned_null(names);
+    check_assigned(names, *value);
+  } else if constexpr (std::is_convertible_v<const X&, std::string_view>) {
+    if (names.assigned == PathNames::Assigned::currency_code) check_assigned_currency(names, std::string_view(value));
+  }
+}
 
 /// Per member of T, whether a document of T without the member's field decodes (its
 /// `when_absent` in the member table).
