@@ -516,6 +516,8 @@ std::size_t wire_size(const BulkOperation& op) {
 struct BatchLimits {
   std::size_t writes = 100'000;
   std::size_t bytes = 48'000'000 - 16 * 1024;
+  /// The largest document the server stores (maxBsonObjectSize).
+  std::size_t document = 16 * 1024 * 1024;
 };
 
 BatchLimits batch_limits(mongoc_client_t* client) {
@@ -531,6 +533,8 @@ BatchLimits batch_limits(mongoc_client_t* client) {
     limits.writes = static_cast<std::size_t>(writes);
   if (const std::int64_t bytes = int64_field(hello, "maxMessageSizeBytes"); bytes > 2 * command_room)
     limits.bytes = static_cast<std::size_t>(bytes - command_room);
+  if (const std::int64_t document = int64_field(hello, "maxBsonObjectSize"); document > 0)
+    limits.document = static_cast<std::size_t>(document);
   return limits;
 }
 
@@ -550,6 +554,16 @@ std::vector<Segment> make_segments(mongoc_collection_t* collection, const std::v
   bson_error_t error;
   for (std::size_t i = 0; i < operations.size(); ++i) {
     const BulkOperation& op = operations[i];
+    // A document, replacement or update above the server's limit: libmongoc refuses it only
+    // as it sends the command holding it, after the writes before it in that command went
+    // out, and without saying which did.
+    const bool deletes = op.kind == BulkOperation::Kind::delete_one || op.kind == BulkOperation::Kind::delete_many;
+    const bson_t* stored = op.kind == BulkOperation::Kind::insert_one ? op.first.get() : op.second.get();
+    if (!deletes && stored->len > limits.document)
+      throw DriverError(what + " (write " + std::to_string(i) + "): the document is " + std::to_string(stored->len) +
+                            " bytes, more than the " + std::to_string(limits.document) +
+                            " the server stores (maxBsonObjectSize); nothing was sent",
+                        MONGOC_ERROR_BSON, MONGOC_ERROR_BSON_INVALID);
     const std::size_t size = wire_size(op);
     if (segments.empty() || command_of(op.kind) != command_of(operations[segments.back().begin].kind) ||
         i - segments.back().begin >= limits.writes || bytes + size > limits.bytes) {

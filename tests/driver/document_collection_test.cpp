@@ -121,6 +121,26 @@ TEST_F(DocumentCollectionIT, AFailedInsertManySaysWhatWasWritten) {
   EXPECT_EQ(events.count(), 2);  // 1 and the 2 stored before
 }
 
+// As for a typed collection: nothing of an insert_many holding a document MongoDB would not
+// store is sent, and every write says so (PartialWrites.ADocumentAboveTheServersLimit...).
+TEST_F(DocumentCollectionIT, AnInsertManyWithADocumentAboveTheServersLimitSendsNothing) {
+  auto events = db().collection<Document>("events");
+  Document huge;
+  BSON_APPEND_INT32(huge.get_mutable(), "_id", 2);
+  const std::string text((16u << 20) + 64 * 1024, 'x');
+  BSON_APPEND_UTF8(huge.get_mutable(), "s", text.c_str());
+  try {
+    events.insert_many({json(R"({"_id": 1})"), huge, json(R"({"_id": 3})")},
+                       odm::InsertManyOptions<Document>{}.ordered(false));
+    FAIL() << "a document above 16 MiB was accepted";
+  } catch (const odm::PartialWrite<Document>& partial) {
+    EXPECT_NE(dynamic_cast<const odm::DriverError*>(&partial.error()), nullptr) << partial.what();
+    EXPECT_EQ(partial.statuses(), std::vector<odm::WriteStatus>(3, odm::WriteStatus::not_attempted));
+    EXPECT_EQ(partial.id(1), json(R"({"_id": 2})"));
+  }
+  EXPECT_EQ(events.count(), 0);
+}
+
 TEST_F(DocumentCollectionIT, UpdatesReplacesAndDeletesAsMongoDbDocumentsThem) {
   auto stock = db().collection<Document>("stock");
   stock.insert_many({json(R"({"_id": 1, "sku": "a", "qty": 5, "note": "x"})"), json(R"({"_id": 2, "sku": "b", "qty": 0})"),

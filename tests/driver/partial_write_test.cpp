@@ -197,6 +197,46 @@ TEST_F(PartialWrites, ASuccessfulBulkWriteReportsTheIdsOdmGenerated) {
   EXPECT_EQ(lines.find_by_id(result.inserted_ids[1])->host, "h2");
 }
 
+// MongoDB stores no document above maxBsonObjectSize (16 MiB). libmongoc notices only as it
+// sends the command holding one, after the writes before it in that command went out, so
+// odm refuses such a write before anything of the insert_many or bulk write is sent.
+TEST_F(PartialWrites, ADocumentAboveTheServersLimitIsRefusedBeforeAnythingIsSent) {
+  auto coll = db().collection<Counter>();
+  coll.insert_one(Counter{1, 0, "small"});
+  const std::string huge((16u << 20) + 64 * 1024, 'x');  // past libmongoc's own 16 KiB allowance too
+  const auto refused = [&](auto&& write, std::size_t writes) {
+    log_.clear();
+    try {
+      write();
+      ADD_FAILURE() << "a document above 16 MiB was accepted";
+    } catch (const odm::DriverError& error) {
+      const auto* partial = dynamic_cast<const odm::PartialWrite<Counter>*>(&error);
+      ASSERT_NE(partial, nullptr);
+      EXPECT_EQ(partial->statuses(), std::vector<WriteStatus>(writes, N));
+      EXPECT_EQ(partial->result().inserted, 0);
+      EXPECT_NE(std::string(error.what()).find(" bytes, more than the 16777216 the server stores (maxBsonObjectSize); "
+                                               "nothing was sent"),
+                std::string::npos)
+          << error.what();
+      EXPECT_EQ(log_.started("insert") + log_.started("update"), 0);
+    }
+  };
+  for (const bool ordered : {true, false}) {
+    SCOPED_TRACE(ordered ? "ordered" : "unordered");
+    refused([&] {
+      coll.insert_many(std::vector<Counter>{{2, 0, "a"}, {3, 0, huge}, {4, 0, "b"}},
+                       odm::InsertManyOptions<Counter>{}.ordered(ordered));
+    }, 3);
+    refused([&] {
+      auto bulk = coll.bulk_write(odm::BulkWriteOptions<Counter>{}.ordered(ordered));
+      bulk.insert_one(Counter{5, 0, "c"}).replace_one(odm::field(&Counter::id) == 1, Counter{1, 0, huge});
+      bulk.execute();
+    }, 2);
+  }
+  EXPECT_EQ(stored_ids(coll), std::vector<std::int32_t>{1});
+  EXPECT_EQ(coll.get_by_id(1).group, "small");
+}
+
 // ---- a connection reset between batches ---------------------------------------------
 
 /// Through a proxy that makes the server's write batches small (and maybe resets).
