@@ -10,6 +10,7 @@
 #include <odm/model/id.hpp>
 #include <odm/model/model.hpp>
 #include <odm/model/tag.hpp>
+#include <odm/model/timestamps.hpp>
 
 #include <odm/bson/codec.hpp>
 #include <odm/bson/containers.hpp>

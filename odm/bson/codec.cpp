@@ -2,6 +2,9 @@
 #include <odm/bson/codec.hpp>
 #include <odm/bson/containers.hpp>
 #include <odm/bson/record.hpp>
+#include <odm/bson/tagged_variant.hpp>
+
+#include "walk.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -10,9 +13,29 @@ namespace odm::detail {
 
 std::string quoted(std::string_view text) {
   constexpr std::size_t limit = 64;
+  // Stored text in a message: quotes, backslashes, control characters and (in text that is
+  // not UTF-8) bytes above ASCII are escaped, so the message says which bytes were there.
+  const bool utf8 = is_valid_utf8(text.data(), text.size());
+  std::size_t end = std::min(text.size(), limit);
+  if (utf8)
+    while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // a whole character
+  const std::string_view shown = text.substr(0, end);
   std::string out = "\"";
-  out.append(text.substr(0, limit));
-  if (text.size() > limit) out += "...";
+  for (const char c : shown) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7F || (byte >= 0x80 && !utf8)) {
+      constexpr std::string_view digits = "0123456789abcdef";
+      out += "\\x";
+      out += digits[byte >> 4];
+      out += digits[byte & 0xF];
+    } else {
+      out += c;
+    }
+  }
+  if (end < text.size()) out += "...";
   out += '"';
   return out;
 }
@@ -117,18 +140,52 @@ void throw_tag_unknown(std::string_view stored, std::string_view field, const st
   throw error;
 }
 
+namespace {
+
+/// How many times the field `field` is in the document `it` iterates, and the first of them.
+std::size_t count_fields(bson_iter_t it, std::string_view field, bson_iter_t& first) {
+  std::size_t count = 0;
+  while (next(it))
+    if (key_equals(field, bson_iter_key(&it), bson_iter_key_len(&it)) && count++ == 0) first = it;
+  return count;
+}
+
+}  // namespace
+
 std::string_view unknown_kind_stored_tag(const Document& document, std::string_view field) {
+  // A document made by hand may hold what odm never writes (checked as Document::from_bytes
+  // checks what it reads), at the level it is about to be written at.
+  if (auto problem = walk_document(document.get(), encode_depth + 2, JsonCheck::none))
+    throw_problem<EncodeError>(std::move(*problem));
   bson_iter_t it;
-  if (bson_iter_init(&it, document.get()))
-    while (next(it)) {
-      if (!key_equals(field, bson_iter_key(&it), bson_iter_key_len(&it))) continue;
-      if (bson_iter_type(&it) != BSON_TYPE_UTF8) break;
-      std::uint32_t length = 0;
-      const char* text = bson_iter_utf8(&it, &length);
-      return std::string_view(text, length);
-    }
-  EncodeError error("odm::UnknownKind's document has no kind's tag (a string) in this field, so it would not "
-                    "read back; keep the document as it was read, tag included");
+  bson_iter_t tag;
+  std::size_t count = 0;
+  if (bson_iter_init(&it, document.get())) count = count_fields(it, field, tag);
+  if (count == 1 && bson_iter_type(&tag) == BSON_TYPE_UTF8) {
+    std::uint32_t length = 0;
+    const char* text = bson_iter_utf8(&tag, &length);
+    return std::string_view(text, length);
+  }
+  EncodeError error(count > 1 ? std::string("odm::UnknownKind's document holds this field twice, so readers could "
+                                            "disagree on its kind; keep the document as it was read")
+                              : std::string("odm::UnknownKind's document has no kind's tag (a string) in this field, "
+                                            "so it would not read back; keep the document as it was read, tag "
+                                            "included"));
+  error.prepend(field);
+  throw error;
+}
+
+void check_unknown_kind_read(const bson_iter_t& it, std::string_view field, std::size_t depth) {
+  check_unread_value(it, depth);
+  bson_iter_t child;
+  bson_iter_t first;
+  if (recurse_into(it, child) && count_fields(child, field, first) > 1) [[unlikely]]
+    throw_twice(field);
+}
+
+void throw_unknown_kind_tag_differs(std::string_view tag, std::string_view stored, std::string_view field) {
+  EncodeError error("odm::UnknownKind's tag " + quoted(tag) + " is not the kind its document stores (" +
+                    quoted(stored) + "), so it would read back as another; keep the two as they were read");
   error.prepend(field);
   throw error;
 }
@@ -218,17 +275,17 @@ void decode_field(const bson_iter_t& it, void* const* addresses, const RecordLay
   }
 }
 
-[[noreturn]] void throw_twice(std::string_view name) {
+}  // namespace
+
+void throw_twice(std::string_view name) {
   DecodeError error("field appears twice in the document");
   error.prepend(name);
   throw error;
 }
 
-}  // namespace
-
 // decode_members' path for any other order than odm's (odm/bson/record.hpp).
 void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t read, bool pending,
-                      std::uint64_t* seen, void** addresses) {
+                      bool tag_met, std::uint64_t* seen, void** addresses) {
   const std::size_t size = layout.size;
   layout.addresses(out, addresses);
   // With previous names (odm::renamed_from), for each member: whether its old name was
@@ -324,6 +381,9 @@ void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, st
           if (layout.skips_version_field && key_equals(schema_version_field, key, length)) continue;
           // A kind's tag is checked, never kept by an Extra (the encoder writes it itself).
           if (layout.tag != nullptr && key_equals(layout.tag->field, key, length)) {
+            if (tag_met) [[unlikely]]
+              throw_twice(layout.tag->field);
+            tag_met = true;
             check_own_tag(it, *layout.tag);
             continue;
           }

@@ -296,6 +296,159 @@ TEST(TaggedVariant, UnknownKindThatWouldNotReadBackIsAnEncodeError) {
   EXPECT_EQ(refused(odm::Document::from_json(R"({"code": "X", "_type": "voucher"})")), "written");
 }
 
+// The tag an UnknownKind carries is its document's: one that says another kind would read
+// back as that one, so it is refused.
+TEST(TaggedVariant, UnknownKindWhoseTagIsNotItsDocumentsIsAnEncodeError) {
+  const auto refused = [](std::string tag) -> std::string {
+    Ledger ledger{"l", {odm::UnknownKind{std::move(tag), odm::Document::from_json(R"({"_type": "gift", "code": "X"})")}}};
+    try {
+      (void)odm::to_bson(ledger);
+    } catch (const odm::EncodeError& error) {
+      return error.what();
+    }
+    return "written";
+  };
+  EXPECT_EQ(refused("voucher"),
+            R"(entries.0._type: odm::UnknownKind's tag "voucher" is not the kind its document stores ("gift"), so )"
+            R"(it would read back as another; keep the two as they were read)");
+  EXPECT_EQ(refused("").substr(0, 58), R"(entries.0._type: odm::UnknownKind's tag "" is not the kind)");
+  EXPECT_EQ(refused("gift"), "written");
+}
+
+/// `levels` documents, each the field "a" of the one around it, the innermost {"_type": "deep"}.
+odm::Document nested_unknown(std::size_t levels) {
+  odm::Document inner = odm::Document::from_json(R"({"_type": "deep"})");
+  for (std::size_t i = 1; i < levels; ++i) {
+    odm::Document outer = odm::Document::from_json(R"({"_type": "deep"})");
+    bson_append_document(outer.get_mutable(), "a", 1, inner.get());
+    inner = std::move(outer);
+  }
+  return inner;
+}
+
+// The document an UnknownKind keeps is held to what odm reads and writes anywhere else:
+// MongoDB's 100 levels of nesting (odm::max_depth) and UTF-8, on the way in and out.
+TEST(TaggedVariant, UnknownKindsDocumentIsCheckedLikeAnyOther) {
+  // A Ledger's entry is at level 3: 98 levels of its own reach 100, 99 are too many.
+  for (const std::size_t levels : {98u, 99u}) {
+    Ledger ledger{"l", {odm::UnknownKind{"deep", nested_unknown(levels)}}};
+    odm::Document stored;
+    {
+      bson_t* raw = bson_new();
+      bson_append_utf8(raw, "_id", 3, "l", 1);
+      bson_t entries;
+      bson_append_array_begin(raw, "entries", 7, &entries);
+      bson_append_document(&entries, "0", 1, std::get<odm::UnknownKind>(ledger.entries[0]).document.get());
+      bson_append_array_end(raw, &entries);
+      stored = odm::Document::adopt(raw);
+    }
+    if (levels == 98) {
+      EXPECT_EQ(odm::to_bson(ledger), stored);
+      EXPECT_EQ(odm::from_bson<Ledger>(stored), ledger);
+      continue;
+    }
+    try {
+      (void)odm::to_bson(ledger);
+      ADD_FAILURE() << "a document nested 101 levels deep was written";
+    } catch (const odm::EncodeError& error) {
+      EXPECT_NE(std::string(error.what()).find("nested deeper than 100 levels"), std::string::npos) << error.what();
+      EXPECT_EQ(std::string(error.what()).substr(0, 12), "entries.0.a.") << error.what();
+    }
+    try {
+      (void)odm::from_bson<Ledger>(stored);
+      ADD_FAILURE() << "a document nested 101 levels deep was read";
+    } catch (const odm::DecodeError& error) {
+      EXPECT_NE(std::string(error.what()).find("nested deeper than 100 levels"), std::string::npos) << error.what();
+    }
+  }
+  // Invalid UTF-8 in the kept document, and in its tag.
+  for (const std::string_view field : {"code", "_type"}) {
+    odm::Document voucher;
+    if (field == "code") bson_append_utf8(voucher.get_mutable(), "_type", 5, "voucher", 7);
+    bson_append_utf8(voucher.get_mutable(), field.data(), static_cast<int>(field.size()), "\xff\xfe", 2);
+    const std::string expected = "entries.0." + std::string(field) + ": string is not valid UTF-8";
+    Ledger ledger{"l", {odm::UnknownKind{field == "code" ? "voucher" : "\xff\xfe", voucher}}};
+    try {
+      (void)odm::to_bson(ledger);
+      ADD_FAILURE() << "invalid UTF-8 in " << field << " was written";
+    } catch (const odm::EncodeError& error) {
+      EXPECT_EQ(error.what(), expected);
+    }
+    bson_t* raw = bson_new();
+    bson_append_utf8(raw, "_id", 3, "l", 1);
+    bson_t entries;
+    bson_append_array_begin(raw, "entries", 7, &entries);
+    bson_append_document(&entries, "0", 1, voucher.get());
+    bson_append_array_end(raw, &entries);
+    try {
+      (void)odm::from_bson<Ledger>(odm::Document::adopt(raw));
+      ADD_FAILURE() << "invalid UTF-8 in " << field << " was read";
+    } catch (const odm::DecodeError& error) {
+      EXPECT_EQ(error.what(), expected);
+    }
+  }
+}
+
+// A kind's tag is one field: a document that holds it twice could be read as two kinds (by
+// the first or the last), so it is refused wherever the tag is read, as a member is.
+TEST(TaggedVariant, ATagFieldTwiceIsAnError) {
+  const std::string twice = "._type: field appears twice in the document";
+  // In a variant, the tag first, later, or both later; a strict alternative; alone.
+  EXPECT_EQ(decode_error<Order>(R"({"_id": "o", "payment": {"_type": "card", "_type": "card", "number": "1"}})"),
+            "payment" + twice);
+  EXPECT_EQ(decode_error<Order>(R"({"_id": "o", "payment": {"_type": "card", "number": "1", "_type": "bank"}})"),
+            "payment" + twice);
+  EXPECT_EQ(decode_error<Order>(R"({"_id": "o", "payment": {"number": "1", "_type": "card", "_type": "card"}})"),
+            "payment" + twice);
+  EXPECT_EQ(decode_error<Order>(R"({"_id": "o", "payment": {"_type": "bank", "iban": "D", "_type": "bank"}})"),
+            "payment" + twice);
+  EXPECT_EQ(decode_error<Wallet>(R"({"_id": "w", "card": {"_type": "card", "number": "1", "_type": "card"}})"),
+            "card" + twice);
+  EXPECT_EQ(decode_error<Wallet>(R"({"_id": "w", "card": {"number": "1", "_type": "card", "_type": "card"}})"),
+            "card" + twice);
+  // A struct with an Extra member, and a whole document.
+  EXPECT_EQ(decode_error<OpenHolder>(R"({"_id": "h", "card": {"_type": "open_card", "x": 1, "_type": "open_card"}})"),
+            "card" + twice);
+  EXPECT_EQ(decode_error<Voucher>(R"({"_type": "voucher", "_id": "v", "_type": "voucher", "cents": 5})"),
+            twice.substr(1));
+  // Kept by an UnknownKind: refused when read, and when written.
+  EXPECT_EQ(decode_error<Ledger>(R"({"_id": "l", "entries": [{"_type": "gift", "_type": "gift"}]})"),
+            "entries.0" + twice);
+  EXPECT_EQ(decode_error<Ledger>(R"({"_id": "l", "entries": [{"code": "X", "_type": "gift", "_type": "card"}]})"),
+            "entries.0" + twice);
+  odm::Document doubled;
+  bson_append_utf8(doubled.get_mutable(), "_type", 5, "gift", 4);
+  bson_append_utf8(doubled.get_mutable(), "_type", 5, "gift", 4);
+  try {
+    (void)odm::to_bson(Ledger{"l", {odm::UnknownKind{"gift", doubled}}});
+    ADD_FAILURE() << "a kept document with two tags was written";
+  } catch (const odm::EncodeError& error) {
+    EXPECT_EQ(std::string(error.what()).substr(0, 67),
+              "entries.0._type: odm::UnknownKind's document holds this field twice");
+  }
+}
+
+// A stored tag in a message is shown as the bytes it is: quotes, backslashes and control
+// characters escaped, bytes of text that is not UTF-8 in hex.
+TEST(TaggedVariant, AStoredTagInAMessageIsEscaped) {
+  EXPECT_EQ(decode_error<Order>(R"({"_id": "o", "payment": {"_type": "a\"b\\c\nd"}})").substr(0, 42),
+            R"(payment._type: unknown kind "a\"b\\c\x0ad")");
+  EXPECT_EQ(decode_error<Wallet>(R"({"_id": "w", "card": {"_type": "x\"y", "number": "1"}})"),
+            R"(card._type: kind "x\"y", not "card")");
+  bson_t* raw = bson_new();
+  bson_append_utf8(raw, "_id", 3, "w", 1);
+  bson_t card;
+  bson_append_document_begin(raw, "card", 4, &card);
+  bson_append_utf8(&card, "_type", 5, "\xff" "a", 2);
+  bson_append_document_end(raw, &card);
+  try {
+    (void)odm::from_bson<Wallet>(odm::Document::adopt(raw));
+    ADD_FAILURE() << "a tag that is not UTF-8 was read";
+  } catch (const odm::DecodeError& error) {
+    EXPECT_EQ(std::string(error.what()), R"(card._type: kind "\xffa", not "card")");
+  }
+}
+
 // Documents of other programs: name their field and values.
 namespace mongoose {
 struct Click {

@@ -226,8 +226,10 @@ struct codec<std::variant<T...>> {
     check();
     std::visit([&](const auto& alternative) {
       using A = std::remove_cvref_t<decltype(alternative)>;
-      if constexpr (by_tag && std::is_same_v<A, UnknownKind>) detail::check_unknown_kind_writable<T...>(alternative);
-      codec<A>::encode(parent, key, alternative);
+      if constexpr (by_tag && std::is_same_v<A, UnknownKind>)
+        detail::write_unknown_kind<T...>(parent, key, alternative);
+      else
+        codec<A>::encode(parent, key, alternative);
     }, value);
   }
   static void decode(const bson_iter_t& it, std::variant<T...>& out) {

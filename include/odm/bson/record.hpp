@@ -236,15 +236,20 @@ inline void encode_record(bson_t* document, const T& value) {
 /// Refuses the tag field `it` is on unless it names `tag`'s kind (the error's path is the
 /// field): a document of another kind is not read as this one.
 void check_own_tag(const bson_iter_t& it, const Tag& tag);
+/// "NAME: field appears twice in the document" (a DecodeError).
+[[noreturn]] void throw_twice(std::string_view name);
 
-/// Whether `it` is on T's tag field; if so it is checked (check_own_tag) and `it` moves past
-/// it (`ended` when nothing follows).
+/// Whether `it` is on T's tag field; if so it is checked (check_own_tag), `tag_met` is set
+/// (a second one is an error) and `it` moves past it (`ended` when nothing follows).
 enum class TagStep { not_on_tag, moved, ended };
 template <class T>
-inline TagStep pass_own_tag(bson_iter_t& it) {
+inline TagStep pass_own_tag(bson_iter_t& it, bool& tag_met) {
   if constexpr (tagged<T>) {
     constexpr std::string_view field = tag_of<T>.field;
     if (key_equals(field, bson_iter_key(&it), bson_iter_key_len(&it))) {
+      if (tag_met) [[unlikely]]
+        throw_twice(field);
+      tag_met = true;
       check_own_tag(it, tag_of<T>);
       return next(it) ? TagStep::moved : TagStep::ended;
     }
@@ -330,11 +335,12 @@ struct RecordLayout {
 
 /// Reads the fields of `it` not read in order into `out`, and refuses a document without
 /// a required member. On entry, members [0, read) are read, and `it` is on a field not
-/// processed yet when `pending`, else at the document's end. `seen` holds, all clear, a
+/// processed yet when `pending`, else at the document's end; `tag_met` when the kind's tag
+/// was among the fields read in order. `seen` holds, all clear, a
 /// set of bits per member, (size + 63) / 64 words, and with previous names three more;
 /// `addresses` has room for `size` pointers.
 void decode_unordered(bson_iter_t& it, void* out, const RecordLayout& layout, std::size_t read, bool pending,
-                      std::uint64_t* seen, void** addresses);
+                      bool tag_met, std::uint64_t* seen, void** addresses);
 
 template <class T, bool Root>
 struct record_layout {
@@ -394,6 +400,7 @@ inline void decode_record(bson_iter_t& it, T& out) {
   // Fast path: the members in declaration order, as odm writes them. Unrolled at compile
   // time, so every key comparison has a constant length and every codec call is direct.
   enum { in_order, ended, mismatch } state = in_order;
+  bool tag_met = false;  // a kind's tag is one field: a second one is refused
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (void)(([&] {
        if constexpr (I == traits::extra_index) {
@@ -406,7 +413,7 @@ inline void decode_record(bson_iter_t& it, T& out) {
          }
          if (!detail::key_is<traits, I>(bson_iter_key(&it), bson_iter_key_len(&it))) [[unlikely]] {
            // The kind's tag (first where odm writes it, after `_id` where a server moved that).
-           const TagStep step = pass_own_tag<T>(it);
+           const TagStep step = pass_own_tag<T>(it, tag_met);
            if (step == TagStep::ended) {
              state = ended;
              return false;
@@ -429,7 +436,7 @@ inline void decode_record(bson_iter_t& it, T& out) {
   // Any other order, unknown fields, fields after the last member, missing fields.
   std::array<std::uint64_t, (traits::has_previous_names ? 4 : 1) * ((size + 63) / 64)> seen{};
   std::array<void*, size> addresses;
-  detail::decode_unordered(it, &out, detail::record_layout<T, Root>::value, expected, state != ended, seen.data(),
+  detail::decode_unordered(it, &out, detail::record_layout<T, Root>::value, expected, state != ended, tag_met, seen.data(),
                            addresses.data());
 }
 

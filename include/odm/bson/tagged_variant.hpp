@@ -28,7 +28,9 @@
 namespace odm {
 
 /// The last alternative of a tagged variant that keeps a document of a kind the program does
-/// not know: its stored tag and the document as stored, written back byte for byte.
+/// not know: its stored tag and the document as stored, written back byte for byte. It is
+/// only that: a member or container element of this type does not compile, since only the
+/// variant knows which field holds the tag.
 struct UnknownKind {
   /// The stored tag's value.
   std::string tag;
@@ -40,14 +42,23 @@ struct UnknownKind {
 template <>
 struct codec<UnknownKind> {
   using kind = kinds::any_document;
-  static void encode(bson_t* parent, std::string_view key, const UnknownKind& value) {
-    detail::check_append(
-        bson_append_document(parent, key.data(), static_cast<int>(key.size()), value.document.get()));
+  // Templates, so that only a use outside a tagged variant (which writes and reads the kept
+  // document itself: detail::write_unknown_kind, decode_unknown_kind) meets the message.
+  template <class Self>
+  static void encode(bson_t*, std::string_view, const Self&) {
+    refuse_alone<Self>();
   }
-  /// Alone (outside a tagged variant) it keeps the document; `tag` stays empty.
-  static void decode(const bson_iter_t& it, UnknownKind& out) {
-    detail::expect_type(it, BSON_TYPE_DOCUMENT, "object");
-    out.document = detail::copy_held_document(it);
+  template <class Self>
+  static void decode(const bson_iter_t&, Self&) {
+    refuse_alone<Self>();
+  }
+
+ private:
+  template <class Self>
+  static constexpr void refuse_alone() {
+    static_assert(!std::is_same_v<Self, UnknownKind>,
+                  "odm::UnknownKind is the last alternative of a tagged std::variant, which knows the field its "
+                  "kind's tag is in; alone it would lose its tag");
   }
 };
 
@@ -181,19 +192,31 @@ std::size_t alternative_named(const bson_iter_t& tag) {
 }
 
 /// The string stored under `field` in an odm::UnknownKind's document, which is about to be
-/// written; an EncodeError at `field` when the document has none (it would not read back).
+/// written as a sub-document: an EncodeError at `field` unless it is there once, and at its
+/// own path when the document is not one odm writes (invalid UTF-8, nested too deep).
 std::string_view unknown_kind_stored_tag(const Document& document, std::string_view field);
 [[noreturn]] void throw_unknown_kind_is_known(std::string_view stored, std::string_view field);
+[[noreturn]] void throw_unknown_kind_tag_differs(std::string_view tag, std::string_view stored, std::string_view field);
 
-/// Refuses to write an odm::UnknownKind that would not read back as itself: its document
-/// must hold the variant's tag field, a string that names none of the variant's kinds.
+/// Writes an odm::UnknownKind, refusing one that would not read back as itself: its document
+/// must hold the variant's tag field once, a string that names none of the variant's kinds
+/// and is the UnknownKind's `tag`.
 template <class... T>
-void check_unknown_kind_writable(const UnknownKind& unknown) {
+void write_unknown_kind(bson_t* parent, std::string_view key, const UnknownKind& unknown) {
   using table = tag_table<T...>;
+  check_encode_level();
   const std::string_view stored = unknown_kind_stored_tag(unknown.document, table::field);
   if (table::find(stored) != sizeof...(T)) [[unlikely]]
     throw_unknown_kind_is_known(stored, table::field);
+  if (stored != unknown.tag) [[unlikely]]
+    throw_unknown_kind_tag_differs(unknown.tag, stored, table::field);
+  check_append(bson_append_document(parent, key.data(), static_cast<int>(key.size()), unknown.document.get()));
 }
+
+/// Checks a document of a kind no alternative names before it is kept whole: every part of
+/// it (UTF-8, structure, nesting below the document at level `depth + 1` that holds it), and
+/// its tag field `field` there once. Throws DecodeError.
+void check_unknown_kind_read(const bson_iter_t& it, std::string_view field, std::size_t depth);
 
 /// A document of a kind no alternative names: kept by odm::UnknownKind, or an error.
 template <class... T>
@@ -201,6 +224,7 @@ void decode_unknown_kind(const bson_iter_t& it, const bson_iter_t& tag, std::var
   std::uint32_t length = 0;
   const char* text = bson_iter_utf8(&tag, &length);
   if constexpr (tagged_alternatives<T...>::keeps_unknown) {
+    check_unknown_kind_read(it, tag_table<T...>::field, decode_depth);
     UnknownKind& unknown = out.template emplace<UnknownKind>();
     unknown.tag.assign(text, length);
     unknown.document = copy_held_document(it);
@@ -210,39 +234,50 @@ void decode_unknown_kind(const bson_iter_t& it, const bson_iter_t& tag, std::var
 }
 
 /// Decodes a tagged variant of T... from the document `it` is on. Where odm writes the tag,
-/// first, the alternative's members are read on from it, so the document is entered once
-/// and its tag read once; elsewhere, the fields before it are stepped over to find it.
+/// first, it is read once to pick the alternative, whose members are read from the start
+/// (their decoder steps over the tag, and refuses a second one); elsewhere, the fields
+/// before it are stepped over to find it.
 template <class... T>
 void decode_tagged(const bson_iter_t& it, std::variant<T...>& out) {
   using table = tag_table<T...>;
   using variant = std::variant<T...>;
   expect_type(it, BSON_TYPE_DOCUMENT, "object");
+  bson_iter_t tag;
+  bool tag_first = false;
   {
     NestedIter child(it);
     bson_iter_t& fields = child.get();
+    const bson_iter_t start = fields;
     if (next(fields) && key_equals(table::field, bson_iter_key(&fields), bson_iter_key_len(&fields))) [[likely]] {
       const std::size_t alternative = alternative_named<T...>(fields);
-      if (alternative == sizeof...(T)) [[unlikely]]
-        return decode_unknown_kind(it, fields, out);
-      // The members that follow the tag (decode_members goes on from the field it is on).
-      using read_on = void (*)(bson_iter_t&, variant&);
-      static constexpr std::array<read_on, sizeof...(T)> members_after_tag{[](bson_iter_t& at, variant& into) {
-        if constexpr (is_tagged_record<T>) decode_members<false>(at, into.template emplace<T>());
-      }...};
-      members_after_tag[alternative](fields, out);
+      if (alternative != sizeof...(T)) [[likely]] {
+        using read_members = void (*)(bson_iter_t&, variant&);
+        static constexpr std::array<read_members, sizeof...(T)> members{[](bson_iter_t& at, variant& into) {
+          if constexpr (is_tagged_record<T>) decode_members<false>(at, into.template emplace<T>());
+        }...};
+        bson_iter_t from_start = start;
+        members[alternative](from_start, out);
+        return;
+      }
+      tag = fields;
+      tag_first = true;
+    }
+  }
+  if (!tag_first) {
+    if (!find_tag_field(it, table::field, tag)) [[unlikely]]
+      throw_tag_missing(table::field, table::known());
+    const std::size_t alternative = alternative_named<T...>(tag);
+    if (alternative != sizeof...(T)) [[likely]] {
+      using decode_function = void (*)(const bson_iter_t&, variant&);
+      static constexpr std::array<decode_function, sizeof...(T)> decoders{
+          [](const bson_iter_t& at, variant& into) {
+            if constexpr (is_tagged_record<T>) codec<T>::decode(at, into.template emplace<T>());
+          }...};
+      decoders[alternative](it, out);
       return;
     }
   }
-  bson_iter_t tag;
-  if (!find_tag_field(it, table::field, tag)) [[unlikely]]
-    throw_tag_missing(table::field, table::known());
-  const std::size_t alternative = alternative_named<T...>(tag);
-  if (alternative == sizeof...(T)) [[unlikely]]
-    return decode_unknown_kind(it, tag, out);
-  using decode_function = void (*)(const bson_iter_t&, variant&);
-  static constexpr std::array<decode_function, sizeof...(T)> decoders{
-      [](const bson_iter_t& at, variant& into) { codec<T>::decode(at, into.template emplace<T>()); }...};
-  decoders[alternative](it, out);
+  decode_unknown_kind(it, tag, out);
 }
 
 }  // namespace detail

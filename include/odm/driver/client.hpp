@@ -134,11 +134,12 @@ class Database {
   Database(std::shared_ptr<detail::ClientState> client, std::string name)
       : client_(std::move(client)), name_(std::move(name)) {}
 
-
   std::shared_ptr<detail::ClientState> client_;
   std::string name_;
   detail::Concerns concerns_;
 };
+
+#undef ODM_NOT_A_MODEL_MESSAGE
 
 inline Database detail::database_of(std::shared_ptr<ClientState> client, std::string name) {
   return Database(std::move(client), std::move(name));

@@ -31,6 +31,7 @@
 #include <odm/driver/results.hpp>
 #include <odm/driver/session.hpp>
 #include <odm/driver/upgrade.hpp>
+#include <odm/driver/timestamps.hpp>
 #include <odm/driver/versioning.hpp>
 #include <odm/fields/object_id.hpp>
 #include <odm/model/collection_name.hpp>
@@ -166,9 +167,23 @@ const RetiredNames& retired_names() {
 /// For a model with a version member, the stored version is incremented instead of set
 /// to the replacement's, unless `keep_version` (odm/driver/versioning.hpp): a model that
 /// keeps unknown fields is then refused, its replacement cannot increment a stored value.
+/// A model with timestamps has its updated_at set to now, and its created_at left as
+/// stored (odm/driver/timestamps.hpp).
 template <class T>
 Document replacement_of(const T& replacement, bool keep_version, const char* operation) {
-  Document encoded = to_bson(replacement);
+  [[maybe_unused]] const StampTime now = stamp_now();
+  Document encoded = [&] {
+    if constexpr (stamps<T>::has_updated) {
+      T stamped = replacement;
+      stamp_updated(stamped, now);
+      return to_bson(stamped);
+    } else {
+      return to_bson(replacement);
+    }
+  }();
+  // The stored created_at stays (set on insert below, for an upsert that inserts).
+  constexpr std::string_view created_field = stamps<T>::has_created ? stamp_field<T, stamps<T>::created>() : "";
+  if constexpr (!keeps_unknown_fields<T> && stamps<T>::has_created) encoded = without_field(encoded.get(), created_field);
   if constexpr (is_versioned<T>) {
     if (!keep_version) {
       if constexpr (keeps_unknown_fields<T>)
@@ -201,6 +216,7 @@ Document replacement_of(const T& replacement, bool keep_version, const char* ope
         continue;
       if constexpr (is_versioned<T>)
         if (!keep_version && name == version_field<T>) continue;  // incremented below
+      if (name == created_field) continue;  // kept as stored
       if (!unset) unset.emplace(out, "$unset");
       check_append(bson_append_int32(unset->get(), name.data(), key_length(name), 1));
     }
@@ -208,6 +224,7 @@ Document replacement_of(const T& replacement, bool keep_version, const char* ope
     if (!retired_names<T>().empty()) update = with_retired_unset(update.get(), retired_names<T>());
     if constexpr (is_versioned<T>)
       if (!keep_version) update = with_version_moved(update.get(), version_field<T>);
+    if constexpr (stamps<T>::has_created) update = with_stamps(update.get(), "", created_field, now);
     if (update.empty())
       throw UsageError("a replace of a model that stores no field has nothing to send (MongoDB before 5.0 "
                        "refuses an empty $set); use insert_one or update_one");
@@ -240,6 +257,7 @@ consteval bool has_pending_steps() {
 template <class T, class Spec>
 Document update_as_sent(const Update<T>& typed, const Filter<T>& filter, const Spec& options, const char* operation) {
   Document update = moving_version<T>(update_to_send(typed, filter, options.upsert), options.keep_version, operation);
+  update = stamping<T>(std::move(update), options.upsert);
   if constexpr (has_schema_versions<T>) {
     if (!retired_names<T>().empty()) update = with_retired_unset(update.get(), retired_names<T>());
     if (options.upsert) return with_version_on_insert(update.get(), metadata_t<T>::schema.current);
@@ -356,10 +374,11 @@ class BulkWrite {
   /// without an id member gets one too, in the document only: see the result's inserted_ids).
   BulkWrite& insert_one(T& value) {
     detail::Access::assign_id_if_unset<Collection<T>>(value);
+    detail::stamp_inserted(value, detail::stamp_now());
     return push(detail::BulkOperation::Kind::insert_one, to_bson(value));
   }
   BulkWrite& insert_one(const T& value) {
-    if constexpr (Collection<T>::generates_ids) {
+    if constexpr (Collection<T>::writes_into_inserted) {
       T copy = value;
       return insert_one(copy);
     } else {
@@ -470,6 +489,9 @@ class Collection {
   using id_type = typename detail::collection_id<T>::type;
   /// Whether inserts assign ObjectId::generate() to an unset (all-zero) id.
   static constexpr bool generates_ids = has_id<T> && std::same_as<id_type, ObjectId>;
+  /// Whether an insert writes into the object (an id generated, timestamps set): one
+  /// passed const is copied first.
+  static constexpr bool writes_into_inserted = generates_ids || detail::has_timestamps<T>;
 
 
   const std::string& name() const noexcept { return core_.name(); }
@@ -733,6 +755,7 @@ class Collection {
 
   InsertOneResult<id_type> insert_one_in(detail::SessionState* session, T& value, const detail::InsertSpec& options) {
     assign_id_if_unset(value);
+    detail::stamp_inserted(value, detail::stamp_now());
     if constexpr (has_id<T>) {  // the id is the member's: no need to read it back
       core_.insert_one_with_id(session, to_bson(value), options, detail::checked_encoding<T>);
       return {id_of(value)};
@@ -743,7 +766,7 @@ class Collection {
   }
   InsertOneResult<id_type> insert_one_copy(detail::SessionState* session, const T& value,
                                            const detail::InsertSpec& options) {
-    if constexpr (generates_ids) {
+    if constexpr (writes_into_inserted) {
       T copy = value;
       return insert_one_in(session, copy, options);
     } else if constexpr (has_id<T>) {
@@ -759,20 +782,25 @@ class Collection {
   InsertManyResult<id_type> insert_many_in(detail::SessionState* session, R&& values, const detail::InsertSpec& options) {
     std::vector<detail::BulkOperation> operations;
     if constexpr (std::ranges::sized_range<R>) operations.reserve(std::ranges::size(values));
+    [[maybe_unused]] const detail::StampTime now = detail::stamp_now();
     auto push = [&](const T& value) {
       operations.push_back(detail::BulkOperation{detail::BulkOperation::Kind::insert_one, to_bson(value), {}, {}});
     };
+    auto prepare = [&](T& value) {
+      assign_id_if_unset(value);
+      detail::stamp_inserted(value, now);
+    };
     for (auto&& value : values) {
       if constexpr (std::is_const_v<std::remove_reference_t<decltype(value)>>) {
-        if constexpr (generates_ids) {
+        if constexpr (writes_into_inserted) {
           T copy = value;
-          assign_id_if_unset(copy);
+          prepare(copy);
           push(copy);
         } else {
           push(value);
         }
       } else {
-        assign_id_if_unset(value);
+        prepare(value);
         push(value);
       }
     }

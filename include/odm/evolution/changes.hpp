@@ -127,7 +127,7 @@ class Tracked {
   T& value() noexcept { return value_; }
   const T& value() const noexcept { return value_; }
 
-  /// The update a save would send now (`{}`: none).
+  /// The update a save would send now (`{}`: none), but for the timestamp a save sets.
   Document changes() const {
     const Document current = to_bson(value_);
     return detail::tracked_update_for_model<T>(changes_between(saved_, current), current);
@@ -146,10 +146,18 @@ class Tracked {
 
  private:
   bool save_in(Session* session, Collection<T>& collection) {
-    const Document current = to_bson(value_);
+    Document current = to_bson(value_);
     // A renamed member in its expand phase is set whole under both names (previous_names.hpp).
     Document update = detail::tracked_update_for_model<T>(changes_between(saved_, current), current);
     if (update.empty()) return false;
+    // A save that writes sets updated_at (odm/driver/timestamps.hpp), in the object once it succeeded.
+    [[maybe_unused]] const detail::StampTime now = detail::stamp_now();
+    if constexpr (detail::stamps<T>::has_updated) {
+      T stamped = value_;
+      detail::stamp_updated(stamped, now);
+      current = to_bson(stamped);
+      update = detail::tracked_update_for_model<T>(changes_between(saved_, current), current);
+    }
     const Document by_id = id_filter_of(current, collection);
     const std::int64_t loaded_version = checked_version(by_id, collection);
     // The document as read, while it is at an older schema version: then the save is the
@@ -191,6 +199,7 @@ class Tracked {
       stored = std::move(*now);
     }
     if constexpr (versioned) ++member<T, version_at>::of(value_);
+    detail::stamp_updated(value_, now);
     saved_ = to_bson(value_);
     return true;
   }

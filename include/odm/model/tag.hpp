@@ -91,6 +91,10 @@ inline constexpr Tag tag_of = [] {
   static_assert(detail::is_valid_field_name(tag.field) && tag.field != "_id",
                 "odm::tag: stored_in needs a field name that is not `_id`, does not start with '$' and holds no '.'");
   static_assert(detail::previous_values_valid(tag), "odm::tag: a renamed_from value is empty or the tag's own value");
+  if constexpr (has_schema_versions<T>)
+    static_assert(tag.field != schema_version_field,
+                  "odm::tag: this model's schema versions are stored in `schema_version`, so its kind's tag cannot "
+                  "be; store the tag in another field");
   return tag;
 }();
 

@@ -12,7 +12,8 @@
 // A part of an optional Money is an optional (a document without the Money has none).
 // Of an array of Money, it is a path through the array (`prices.value`: any element). A
 // part can be compared, sorted by and set, but not unset, nor set to null, nor a currency
-// to anything but an ISO 4217 code (odm::ValueError): the Money would no longer decode. odm::LocalTime is a plain struct, so its parts are ordinary steps
+// to anything but an ISO 4217 code (odm::ValueError): the Money would no longer decode.
+// odm::LocalTime is a plain struct, so its parts are ordinary steps
 // (`odm::field(&Event::when) / &odm::LocalTime::date`). An index names the stored path,
 // which the model's stored names check when it compiles: `odm::index("price.value")`.
 
