@@ -287,6 +287,15 @@ class DriverTest : public ::testing::Test {
 
   odm::Client& client() { return *client_; }
   odm::Database db() { return client_->database(db_name_); }
+  /// The `u` of the first update of the last update command sent (empty when none was).
+  odm::Document last_update() {
+    const std::optional<odm::Document> command = log_.last("update");
+    if (!command) return {};
+    bson_iter_t it;
+    bson_iter_t u;
+    if (!bson_iter_init(&it, command->get()) || !bson_iter_find_descendant(&it, "updates.0.u", &u)) return {};
+    return odm::detail::copy_held_document(u);
+  }
 
   /// Which engine answers (found once per test, before its commands are counted).
   Engine engine() const { return engine_; }

@@ -70,15 +70,6 @@ class Timestamps : public odm_test::DriverTest {
  protected:
   odm::Collection<Order> orders() { return db().collection<Order>(); }
   Order stored(std::int64_t id = 1) { return orders().get_by_id(id); }
-  /// The `u` of the last update command sent (empty when none was).
-  odm::Document last_update() {
-    const std::optional<odm::Document> command = log_.last("update");
-    if (!command) return {};
-    bson_iter_t it;
-    bson_iter_t u;
-    if (!bson_iter_init(&it, command->get()) || !bson_iter_find_descendant(&it, "updates.0.u", &u)) return {};
-    return odm::detail::copy_held_document(u);
-  }
 };
 
 // ---- inserts ---------------------------------------------------------------------------

@@ -51,15 +51,6 @@ class OptimisticLocking : public odm_test::DriverTest {
  protected:
   odm::Collection<Item> items() { return db().collection<Item>(); }
   Item stored(std::int64_t id = 1) { return items().get_by_id(id); }
-  /// The `u` of the last update command sent (empty when none was).
-  odm::Document last_update() {
-    const std::optional<odm::Document> command = log_.last("update");
-    if (!command) return {};
-    bson_iter_t it;
-    bson_iter_t u;
-    if (!bson_iter_init(&it, command->get()) || !bson_iter_find_descendant(&it, "updates.0.u", &u)) return {};
-    return odm::detail::copy_held_document(u);
-  }
 };
 
 // ---- the lost update of the issue, and every kind of write -------------------------------
