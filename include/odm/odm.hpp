@@ -54,4 +54,5 @@
 #include <odm/evolution/versions.hpp>
 #include <odm/evolution/rename.hpp>
 #include <odm/aggregation/pipeline.hpp>
+#include <odm/pagination/page.hpp>
 #include <odm/evolution/schema.hpp>
