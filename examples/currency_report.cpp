@@ -128,14 +128,15 @@ int main() {
     auto clothes = db.collection<Clothes>();
     clothes.drop();
     clothes.insert_many(std::vector<Clothes>{{1, "T-Shirt", 1999}, {2, "Jeans", 3999}, {3, "Designer Jeans", 8000}});
-    // The typed stages where odm has them; the arithmetic ($multiply) in a stage written
-    // by hand, whose output type the pipeline is told.
+    // {$addFields: {price_dec: {$multiply: ["$price", {$literal: NumberDecimal("0.01")}]}}}: a
+    // long times a Decimal is a Decimal, so price_dec is declared odm::Decimal (a double
+    // there, or a double factor, does not compile).
+    const auto in_decimal = odm::agg::multiply(odm::field(&Clothes::price), odm::Decimal("0.01"));
     const std::vector<ClothesWithDecimal> converted =
         clothes
             .aggregate(odm::pipeline<Clothes>()
                            .match(odm::field(&Clothes::price) > std::int64_t{0})
-                           .stage<ClothesWithDecimal>(odm::Document::from_json(
-                               R"({"$addFields": {"price_dec": {"$multiply": ["$price", {"$numberDecimal": "0.01"}]}}})"))
+                           .add_fields<ClothesWithDecimal>(odm::agg::compute<&ClothesWithDecimal::price_dec>(in_decimal))
                            .sort(odm::sort(odm::asc(&ClothesWithDecimal::id))))
             .to_vector();
     example::show_all("clothes", converted);

@@ -1,6 +1,9 @@
 // The non-template half of the typed pipeline (include/odm/aggregation/): writing stages.
 
+#include <odm/aggregation/expression.hpp>
 #include <odm/aggregation/group.hpp>
+#include <odm/bson/containers.hpp>
+#include <odm/bson/writer.hpp>
 #include <odm/aggregation/pipeline.hpp>
 
 #include <odm/model/direction.hpp>
@@ -278,17 +281,33 @@ void append_group_key(StageList& group, const PathNames* single, std::span<const
   }
 }
 
-void append_accumulator(StageList& group, std::string_view into, agg::Accumulate op, const PathNames& source,
-                        SumZero zero) {
+namespace {
+
+/// Writes `key: expression` straight into the stage.
+void put_expression(StageList& out, std::string_view key, const ExprValue& value) {
+  if (!value.reference.empty()) {
+    out.put_utf8(key, value.reference);
+    return;
+  }
+  bson_iter_t it;
+  bson_t document;
+  if (!bson_iter_init_find(&it, value.holder.get(), "v") || !held_document(it, document))
+    throw UsageError("an aggregation expression holds no document");
+  out.put_embedded(StageList::document, key, &document);
+}
+
+/// `into: {$op: operand}` (`{$sum: {$ifNull: [operand, zero]}}` for a typed sum: see
+/// SumZero), the operand written by put(key).
+template <class Put>
+void write_accumulator(StageList& group, std::string_view into, agg::Accumulate op, SumZero zero, Put put) {
   const std::uint32_t accumulator = group.open(StageList::document, into);
   const std::string_view name = operator_name(op);
   if (op == agg::Accumulate::count) {
     group.put_int32(name, 1);
   } else if (op == agg::Accumulate::sum && zero != SumZero::none) {
-    // {$sum: {$ifNull: ["$f", zero]}}: see SumZero.
     const std::uint32_t value = group.open(StageList::document, name);
     const std::uint32_t arguments = group.open(StageList::array, "$ifNull");
-    put_field_reference(group, "0", source);
+    put("0");
     switch (zero) {
       case SumZero::int64: group.put_int64("1", 0); break;
       case SumZero::float64: group.put_double("1", 0.0); break;
@@ -302,9 +321,65 @@ void append_accumulator(StageList& group, std::string_view into, agg::Accumulate
     group.close(arguments);
     group.close(value);
   } else {
-    put_field_reference(group, name, source);
+    put(name);
   }
   group.close(accumulator);
+}
+
+}  // namespace
+
+void append_accumulator(StageList& group, std::string_view into, agg::Accumulate op, const PathNames& source,
+                        SumZero zero) {
+  write_accumulator(group, into, op, zero, [&](std::string_view key) { put_field_reference(group, key, source); });
+}
+
+void append_accumulator(StageList& group, std::string_view into, agg::Accumulate op, const ExprValue& source,
+                        SumZero zero) {
+  write_accumulator(group, into, op, zero, [&](std::string_view key) { put_expression(group, key, source); });
+}
+
+void append_expression(bson_t* out, std::string_view key, const ExprValue& value) {
+  if (!value.reference.empty()) {
+    append_utf8(out, key, value.reference);
+    return;
+  }
+  bson_iter_t it;
+  if (!bson_iter_init_find(&it, value.holder.get(), "v")) throw UsageError("an aggregation expression holds no value");
+  check_append(bson_append_iter(out, key.data(), key_length(key), &it));
+}
+
+ExprValue operator_expression(std::string_view op, std::initializer_list<const ExprValue*> args, bool single) {
+  ExprValue out;
+  ChildWriter holder(out.holder.get_mutable(), "v");
+  if (single) {
+    append_expression(holder.get(), op, **args.begin());
+  } else {
+    ChildWriter list(holder.get(), op, ChildWriter::Kind::array);
+    for (const ExprValue* arg : args) {
+      const ArrayKey index(list.next_index());
+      append_expression(list.get(), index.view(), *arg);
+    }
+    list.close();
+  }
+  holder.close();
+  return out;
+}
+
+ExprValue date_trunc_expression(const ExprValue& date, std::string_view unit) {
+  ExprValue out;
+  ChildWriter holder(out.holder.get_mutable(), "v");
+  ChildWriter arguments(holder.get(), "$dateTrunc");
+  append_expression(arguments.get(), "date", date);
+  append_utf8(arguments.get(), "unit", unit);
+  arguments.close();
+  holder.close();
+  return out;
+}
+
+ExprValue int32_expression(std::int32_t value) {
+  ExprValue out;
+  check_append(bson_append_int32(out.holder.get_mutable(), "v", 1, value));
+  return out;
 }
 
 void append_sort(StageList& stages, const SortExpr& sort) {

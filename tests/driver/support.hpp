@@ -74,6 +74,8 @@ enum class Capability {
   partial_unique_indexes,   // a unique index with partialFilterExpression leaves other documents out
   collation,                // string comparisons by a collation other than "simple" (locale, strength)
   nan_order,                // NaN sorts below every number, and $gt of a number does not match it
+  date_trunc,               // the $dateTrunc aggregation operator (MongoDB 5.0)
+  round_expression,         // the $round aggregation operator (MongoDB 4.2)
 };
 
 struct EngineGap {
@@ -85,6 +87,14 @@ struct EngineGap {
 /// Every capability an engine lacks, and why. To give an engine a capability, delete
 /// its line; a test never skips on an engine not listed here.
 inline constexpr EngineGap engine_gaps[] = {
+    {Engine::odm_test_server, Capability::date_trunc,
+     "mongomock has no $dateTrunc: an aggregate using it fails with \"Unrecognized expression '$dateTrunc'\""},
+    {Engine::mongo_java_server, Capability::date_trunc,
+     "it has no $dateTrunc: an aggregate using it fails with \"Unrecognized expression '$dateTrunc'\" (error 168)"},
+    {Engine::odm_test_server, Capability::round_expression,
+     "mongomock has no $round: an aggregate using it fails with \"Unrecognized expression '$round'\""},
+    {Engine::mongo_java_server, Capability::round_expression,
+     "it has no $round: an aggregate using it fails with \"Unrecognized expression '$round'\" (error 168)"},
     {Engine::mongo_java_server, Capability::nan_order,
      "it sorts NaN above every number and matches it with {$gt: 2.5}; MongoDB's sort order puts NaN below every "
      "number (2.5, 5 and NaN sorted ascending came back as 2.5, 5, NaN)"},

@@ -37,6 +37,7 @@
 //
 // Run it with Collection<In>::aggregate(pipeline), which returns a Cursor<Out>.
 
+#include <odm/aggregation/expression.hpp>
 #include <odm/aggregation/group.hpp>
 #include <odm/aggregation/joined.hpp>
 #include <odm/aggregation/stages.hpp>
@@ -132,6 +133,8 @@ template <class T>
 inline constexpr bool is_accumulator = false;
 template <auto Into, class S, bool M>
 inline constexpr bool is_accumulator<agg::Accumulator<Into, S, M>> = true;
+template <auto Into, class S>
+inline constexpr bool is_accumulator<agg::ExprAccumulator<Into, S>> = true;
 
 /// Checks a $group into R over documents of In, keyed by a Key (void: `_id: null`), which
 /// holds a Money's currency if Currency.
@@ -174,6 +177,9 @@ consteval void check_group() {
 /// Writes `{_id: key, member: {$op: "$f"}, ...}` into the open $group stage document.
 void append_group_key(StageList& group, const PathNames* single, std::span<const KeyField> parts);
 void append_accumulator(StageList& group, std::string_view into, agg::Accumulate op, const PathNames& source,
+                        SumZero zero);
+/// The same over an expression (agg::sum<&R::m>(expression)).
+void append_accumulator(StageList& group, std::string_view into, agg::Accumulate op, const ExprValue& source,
                         SumZero zero);
 /// `{$sort: {path: 1 | -1, ...}}` (a sort written by hand as it is).
 void append_sort(StageList& stages, const SortExpr& sort);
@@ -479,13 +485,22 @@ class Pipeline {
 
   /// `{$group: {_id: key, ...}}`: a one-field key (`single`), a compound one (`parts`),
   /// or null (neither).
+  /// What an accumulator reads: a field (agg::Accumulator) or an expression (agg::ExprAccumulator).
+  template <class Acc>
+  static const auto& operand_of(const Acc& accumulator) {
+    if constexpr (requires { accumulator.expression; })
+      return accumulator.expression;
+    else
+      return accumulator.source;
+  }
+
   template <class... Acc>
   void write_group(const detail::PathNames* single, std::span<const detail::KeyField> parts,
                    const Acc&... accumulators) {
     stages_.write_stage("$group", [&](detail::StageList& group) {
       detail::append_group_key(group, single, parts);
       (detail::append_accumulator(group, stored_names<detail::into_model_t<Acc::into>>[detail::member_index(Acc::into)],
-                                  accumulators.op, accumulators.source,
+                                  accumulators.op, operand_of(accumulators),
                                   detail::sum_zero<detail::into_type_t<Acc::into>>),
        ...);
     });
