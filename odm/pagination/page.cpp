@@ -98,11 +98,19 @@ std::string describe(const Keys& keys) {
   return text + "}";
 }
 
-/// FNV-1a of the filter's bytes: a token names the filter it was made for, so that one
-/// passed with another filter is refused instead of continuing a different query.
-std::int64_t fingerprint(const Document& filter) {
+/// FNV-1a of the collection's namespace and the filter's bytes: a token names the query it
+/// was made for, so that one passed with another filter or collection is refused instead
+/// of continuing a different query. (A checksum against mistakes, not a signature: a
+/// client can still make a token of its own, which starts a page elsewhere in the same
+/// query's results.)
+std::int64_t fingerprint(const CollectionCore& collection, const Document& filter) {
   std::uint64_t hash = 14695981039346656037ull;
-  for (std::uint8_t byte : filter.bytes()) hash = (hash ^ byte) * 1099511628211ull;
+  const auto mix = [&](std::uint8_t byte) { hash = (hash ^ byte) * 1099511628211ull; };
+  for (char c : collection.database_name()) mix(static_cast<std::uint8_t>(c));
+  mix('.');
+  for (char c : collection.name()) mix(static_cast<std::uint8_t>(c));
+  mix(0);
+  for (std::uint8_t byte : filter.bytes()) mix(byte);
   return static_cast<std::int64_t>(hash);
 }
 
@@ -346,11 +354,15 @@ void append_after(ChildWriter& conditions, std::string_view path, Direction dire
   either.close();
 }
 
-/// `{path: value}` (null matches a missing field too, as the sort places it).
+/// `{path: {$eq: value}}` (null matches a missing field too, as the sort places it). `$eq`,
+/// not `{path: value}`: a key value that is a document whose keys start with `$` (a token
+/// made by hand) is then compared as a value, never read as operators.
 void append_equal(ChildWriter& conditions, std::string_view path, const bson_iter_t& value) {
   const ArrayKey index(conditions.next_index());
   ChildWriter condition(conditions.get(), index.view());
-  check_append(bson_append_iter(condition.get(), path.data(), key_length(path), &value));
+  ChildWriter equal(condition.get(), path);
+  check_append(bson_append_iter(equal.get(), "$eq", 3, &value));
+  equal.close();
   condition.close();
 }
 
@@ -414,8 +426,9 @@ bson_t token_values(const PageToken& token, const Keys& keys, std::int64_t filte
   }
   if (!bson_iter_init_find(&it, contents, "q") || !BSON_ITER_HOLDS_INT64(&it)) throw_not_a_token("it has no filter");
   if (bson_iter_int64(&it) != filter_print)
-    throw ValueError("find_page: the page token was made for another filter than this page's; pass the filter of the "
-                     "page the token came from");
+    throw ValueError("find_page: the page token was made for another filter or collection than this page's; pass the "
+                     "filter of the page the token came from (built the same way: `a && b` and `b && a` are two "
+                     "filters), on its collection");
   if (!bson_iter_init_find(&it, contents, "k") || !BSON_ITER_HOLDS_ARRAY(&it)) throw_not_a_token("it has no keys");
   std::uint32_t length = 0;
   const std::uint8_t* data = nullptr;
@@ -434,7 +447,7 @@ std::optional<PageToken> find_page(const CollectionCore& collection, SessionStat
   if (size < 1 || size > std::numeric_limits<std::int32_t>::max())
     throw ValueError("find_page: a page holds from 1 to 2147483647 documents, not " + std::to_string(size));
   const Keys keys = total_order(sort);
-  const std::int64_t filter_print = fingerprint(filter);
+  const std::int64_t filter_print = fingerprint(collection, filter);
   FindSpec spec;
   {
     SortExpr total;

@@ -4,6 +4,7 @@
 // refusals (a token of another query, a sort key that holds an array, a raw sort).
 
 #include "driver/support.hpp"
+#include "pagination/token_text.hpp"
 
 #include <odm/odm.hpp>
 
@@ -386,6 +387,52 @@ TEST_F(PaginationIT, ATokenIsRefusedWithAnotherSortOrFilter) {
   EXPECT_THROW(odm::find_page(products, books, odm::Sort<Product>::raw(odm::Document::from_json(R"({"price_cents": 1})")),
                               2),
                odm::ValueError);
+}
+
+TEST_F(PaginationIT, ATokenOfAnotherCollectionIsRefused) {
+  auto products = db().collection<Product>();
+  auto archived = db().collection<Product>("archived_products");
+  products.insert_many(catalogue(11));
+  archived.insert_many(catalogue(12));
+  const auto by_price = odm::sort(odm::asc(&Product::price_cents));
+  const odm::Page<Product> first = odm::find_page(products, {}, by_price, 2);
+  ASSERT_TRUE(first.next.has_value());
+  EXPECT_THROW(odm::find_page(archived, {}, by_price, 2, first.next), odm::ValueError);
+}
+
+// A client may take a token apart and change its key values: they are compared as values,
+// so a document of operators in their place reads as a document (after every number in
+// MongoDB's order: nothing follows it here), never as `{$ne: null}`.
+TEST_F(PaginationIT, AForgedTokensValuesAreComparedAsValuesNeverReadAsOperators) {
+  auto products = db().collection<Product>();
+  products.insert_many(catalogue(13));
+  const auto by_price = odm::sort(odm::asc(&Product::price_cents));
+  const odm::Page<Product> first = odm::find_page(products, {}, by_price, 2);
+  ASSERT_TRUE(first.next.has_value());
+  const odm::Document contents = pagination_test::contents_of(*first.next);
+  for (const char* forged_key : {R"({"$ne": null})", R"({"$gt": 0})", R"({"$exists": true})"}) {
+    SCOPED_TRACE(forged_key);
+    // {v, q, s, k: [forged, last _id]}
+    std::string json = contents.to_canonical_json();
+    const auto k = json.find("\"k\"");
+    ASSERT_NE(k, std::string::npos) << json;
+    json = json.substr(0, k) + "\"k\" : [ " + forged_key + ", { \"$numberInt\" : \"1\" } ] }";
+    const odm::PageToken forged = odm::PageToken::parse(pagination_test::text_of(odm::Document::from_json(json)));
+    const odm::Page<Product> page = odm::find_page(products, {}, by_price, 100, forged);
+    EXPECT_TRUE(page.items.empty()) << page.items.size() << " products follow a sub-document";
+  }
+}
+
+// A sort key as long as a document may hold makes a token as long: it still reads back.
+TEST_F(PaginationIT, ATokenOfALongSortKeyReadsBack) {
+  auto products = db().collection<Product>();
+  std::vector<Product> stored = catalogue(17);
+  stored.resize(3);
+  for (std::size_t i = 0; i < stored.size(); ++i) stored[i].category = std::string(60000, 'a') + std::to_string(i);
+  products.insert_many(stored);
+  const auto by_category = odm::sort(odm::desc(&Product::category));
+  const std::vector<Product> all = walk(products, {}, by_category, 1);
+  EXPECT_EQ(ids(all), (std::vector<std::int32_t>{stored[2].id, stored[1].id, stored[0].id}));
 }
 
 TEST_F(PaginationIT, ASortKeyHoldingAnArrayIsRefused) {

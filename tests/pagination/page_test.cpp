@@ -2,6 +2,8 @@
 // or damaged, is an odm::ValueError that says what is wrong, never a crash or a token
 // (the pages themselves are tested against servers: page_itest.cpp).
 
+#include "pagination/token_text.hpp"
+
 #include <odm/odm.hpp>
 
 #include <gtest/gtest.h>
@@ -13,27 +15,8 @@
 
 namespace {
 
-std::string base64url(const std::vector<std::uint8_t>& bytes) {
-  static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string text;
-  std::uint32_t group = 0;
-  int bits = 0;
-  for (std::uint8_t byte : bytes) {
-    group = (group << 8) | byte;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      text.push_back(digits[(group >> bits) & 63]);
-    }
-  }
-  if (bits > 0) text.push_back(digits[(group << (6 - bits)) & 63]);
-  return text;
-}
-
-std::string text_of(const odm::Document& document) {
-  const auto bytes = document.bytes();
-  return base64url(std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
-}
+using pagination_test::base64url;
+using pagination_test::text_of;
 
 std::string refusal(std::string_view text) {
   try {

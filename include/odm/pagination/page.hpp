@@ -38,8 +38,11 @@ namespace detail {
 struct PageTokenAccess;
 }  // namespace detail
 
-/// Where a page ended: the sort keys of its last document, with the sort and the filter
-/// they belong to. Opaque to the caller, who hands it out as text and passes it back.
+/// Where a page ended: the sort keys of its last document, with the sort, the filter and the
+/// collection they belong to. Opaque to the caller, who hands it out as text and passes it
+/// back. Not a secret and not signed: a client that makes a token of its own can start a
+/// page anywhere in the same query's results, never outside them (its values are compared
+/// as values, never read as operators).
 class PageToken {
  public:
   /// The token as text: URL-safe base64 without padding (A-Z a-z 0-9 - _).
@@ -47,8 +50,9 @@ class PageToken {
   /// The token of a text str() made. Throws odm::ValueError when `text` is not one (not
   /// base64, not a token's contents, or longer than max_text_size characters).
   static PageToken parse(std::string_view text);
-  /// The longest text parse() reads: a token holds the sort keys of one document.
-  static constexpr std::size_t max_text_size = 64 * 1024;
+  /// The longest text parse() reads: a token holds the sort keys of one document, at most
+  /// MongoDB's 16 MiB, in base64 (keep sort keys small where tokens travel in URLs).
+  static constexpr std::size_t max_text_size = (16 * 1024 * 1024 + 1024) / 3 * 4 + 4;
 
   friend bool operator==(const PageToken& a, const PageToken& b) noexcept;
 
@@ -81,7 +85,7 @@ std::optional<PageToken> find_page(const CollectionCore& collection, SessionStat
 
 /// The first page of `size` documents matching `filter` in the order of `sort`, or the
 /// page after the one `after` ended (pass the same filter and sort). Throws odm::ValueError
-/// for a size below 1, a raw sort (Sort<T>::raw: its keys cannot be checked), a token made
+/// for a size below 1 or above 2^31 - 1, a raw sort (Sort<T>::raw: its keys cannot be checked), a token made
 /// for another sort or filter, or a sort key holding an array.
 template <document_model T>
 Page<T> find_page(const Collection<T>& collection, const std::type_identity_t<Filter<T>>& filter,
