@@ -20,6 +20,8 @@ Document with_stamp_in(Document update, std::string_view op, std::string_view na
 
 }  // namespace
 
+bool update_writes(const bson_t* update, std::string_view name) { return !operator_writing(update, name).empty(); }
+
 Document with_stamps(const bson_t* update, std::string_view updated, std::string_view created, StampTime now) {
   Document out = with_stamp_in(Document::copy_of(update), "$set", updated, now);
   return with_stamp_in(std::move(out), "$setOnInsert", created, now);

@@ -371,4 +371,11 @@ Document with_version_on_insert(const bson_t* update, std::int32_t current) {
   return with_fields_added_to(update, "$setOnInsert", version.get());
 }
 
+Document with_tag_on_insert(const bson_t* update, std::string_view field, std::string_view value) {
+  if (writes_overlapping(update, field)) return Document::copy_of(update);
+  Document tag;
+  check_append(bson_append_utf8(tag.get_mutable(), field.data(), key_length(field), value.data(), key_length(value)));
+  return with_fields_added_to(update, "$setOnInsert", tag.get());
+}
+
 }  // namespace odm::detail

@@ -71,7 +71,48 @@ struct OrderV2 {
   bool operator==(const OrderV2&) const = default;
 };
 
+// A top-level model with a kind tag.
+struct Ticket {
+  std::int64_t id = 0;
+  std::string title;
+  struct odm_model {
+    static constexpr std::string_view collection = "tickets";
+    static constexpr auto tag = odm::tag("ticket");
+  };
+};
+
 class TaggedVariantStorage : public odm_test::DriverTest {};
+
+// Every write that may insert writes the kind's tag, so the document reads back as its kind
+// and passes the $jsonSchema odm derives (which requires the tag).
+TEST_F(TaggedVariantStorage, AnUpsertThatInsertsWritesTheTag) {
+  auto tickets = db().collection<Ticket>();
+  auto raw = db().collection<odm::Document>("tickets");
+  const auto has_tag = [&](std::int64_t id) {
+    const auto stored = raw.find_one(odm::Document::from_json(R"({"_id": )" + std::to_string(id) + "}"));
+    return stored && stored->to_json().find(R"("_type" : "ticket")") != std::string::npos;
+  };
+  tickets.update_one(odm::field(&Ticket::id) == 1, odm::field(&Ticket::title).set("a"),
+                     odm::UpdateOptions<Ticket>{}.upsert());
+  EXPECT_TRUE(has_tag(1));
+  tickets.update_many(odm::field(&Ticket::id) == 2, odm::field(&Ticket::title).set("b"),
+                      odm::UpdateOptions<Ticket>{}.upsert());
+  EXPECT_TRUE(has_tag(2));
+  (void)tickets.find_one_and_update(odm::field(&Ticket::id) == 3, odm::field(&Ticket::title).set("c"),
+                                    odm::FindOneAndUpdateOptions<Ticket>{}.upsert());
+  EXPECT_TRUE(has_tag(3));
+  tickets.bulk_write()
+      .update_one(odm::field(&Ticket::id) == 4, odm::field(&Ticket::title).set("d"), odm::UpdateOptions<Ticket>{}.upsert())
+      .execute();
+  EXPECT_TRUE(has_tag(4));
+  tickets.replace_one(odm::field(&Ticket::id) == 5, Ticket{5, "e"}, odm::ReplaceOptions<Ticket>{}.upsert());
+  EXPECT_TRUE(has_tag(5));
+  for (std::int64_t id = 1; id <= 5; ++id) EXPECT_EQ(tickets.get_by_id(id).id, id);
+  // An upsert that matches leaves the stored tag as it is.
+  tickets.update_one(odm::field(&Ticket::id) == 1, odm::field(&Ticket::title).set("a2"),
+                     odm::UpdateOptions<Ticket>{}.upsert());
+  EXPECT_TRUE(has_tag(1));
+}
 
 TEST_F(TaggedVariantStorage, WhatIsStoredReadsBackAsWritten) {
   auto orders = db().collection<OrderV2>();

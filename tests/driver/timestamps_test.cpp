@@ -300,7 +300,81 @@ TEST_F(Timestamps, AWholeDocumentReplaceWritesTheReplacementsCreatedAt) {
   EXPECT_EQ(edited.updated_at, note.updated_at) << "the replacement passed const is not changed";
 }
 
+// A fresh object upserted by a whole-document replace has no created_at of its own: the
+// upsert that inserts gives it now, as every insert does.
+TEST_F(Timestamps, AWholeDocumentUpsertOfAFreshObjectSetsCreatedAtNow) {
+  auto notes = db().collection<Note>();
+  const odm::ObjectId id = odm::ObjectId::generate();
+  const Window window = during([&] {
+    notes.replace_one(field(&Note::id) == id, Note{id, "fresh", {}, {}, {}}, odm::ReplaceOptions<Note>{}.upsert());
+  });
+  const Note stored = notes.get_by_id(id);
+  EXPECT_TRUE(window.holds(stored.created_at));
+  EXPECT_TRUE(window.holds(stored.updated_at));
+}
+
+// keep_timestamps(): a data fix that is no change of content leaves the stamps as the write says.
+TEST_F(Timestamps, AWriteWithKeepTimestampsLeavesThemAsItSays) {
+  auto coll = orders();
+  coll.insert_one(Order{1, "new", {}, {}});
+  const Order before = stored();
+  after(before.created_at);
+  coll.update_one(field(&Order::id) == 1, field(&Order::status).set("fixed"),
+                  odm::UpdateOptions<Order>{}.keep_timestamps());
+  EXPECT_EQ(stored().updated_at, before.updated_at);
+  EXPECT_EQ(stored().status, "fixed");
+  const Millis imported{std::chrono::milliseconds(946684800000)};  // 2000-01-01, the source's own times
+  coll.replace_one(field(&Order::id) == 1, Order{1, "imported", imported, imported},
+                   odm::ReplaceOptions<Order>{}.keep_timestamps());
+  EXPECT_EQ(stored().created_at, imported);
+  EXPECT_EQ(stored().updated_at, std::optional<std::chrono::system_clock::time_point>(imported));
+}
+
+// ---- rewrites that are no change of the document --------------------------------------------
+
+struct Counter {
+  std::int32_t id = 0;
+  std::int32_t n = 0;
+  std::optional<Millis> created_at;
+  std::optional<Millis> updated_at;
+  struct odm_model {
+    static constexpr std::string_view collection = "counters";
+    static constexpr auto fields = odm::fields(odm::created_at(&Counter::created_at), odm::updated_at(&Counter::updated_at));
+    static constexpr auto schema = odm::schema_versions<2>(odm::upgrade<1>(odm::rename_field("count", "n")));
+  };
+};
+
+TEST_F(Timestamps, AMigrationLeavesTheStampsAlone) {
+  auto raw = db().collection<odm::Document>("counters");
+  raw.insert_one(odm::Document::from_json(R"({"_id": 1, "count": 1, "created_at": {"$date": "2000-01-01T00:00:00Z"},
+                                              "updated_at": {"$date": "2000-01-01T00:00:00Z"}})"));
+  raw.insert_one(odm::Document::from_json(R"({"_id": 2, "count": 1})"));  // written before the stamps existed
+  ASSERT_EQ(odm::Migration<Counter>(db()).run().migrated, 2);
+  auto counters = db().collection<Counter>();
+  const Counter one = counters.get_by_id(1);
+  EXPECT_EQ(one.n, 1);
+  EXPECT_EQ(one.updated_at, Millis(std::chrono::milliseconds(946684800000)));
+  const Counter two = counters.get_by_id(2);
+  EXPECT_FALSE(two.updated_at.has_value()) << "a migration is no change of the document";
+  EXPECT_FALSE(two.created_at.has_value());
+}
+
 // ---- tracked saves -----------------------------------------------------------------------
+
+// A save whose object's updated_at the program changed sends that change as made, as an
+// update that writes the stamp does.
+TEST_F(Timestamps, ASaveOfAnUpdatedAtTheProgramChangedSendsItAsChanged) {
+  auto coll = orders();
+  coll.insert_one(Order{1, "new", {}, {}});
+  odm::Tracked<Order> order = odm::track(coll, std::int64_t{1});
+  const std::chrono::system_clock::time_point backdated{std::chrono::milliseconds(946684800000)};
+  order->updated_at = backdated;
+  order->status = "imported";
+  EXPECT_TRUE(order.save(coll));
+  EXPECT_EQ(stored().updated_at, backdated);
+  EXPECT_EQ(order->updated_at, backdated);
+  EXPECT_FALSE(order.changed());
+}
 
 TEST_F(Timestamps, ASaveSetsUpdatedAtInTheObjectAndOnlyWhenItWrites) {
   auto coll = orders();

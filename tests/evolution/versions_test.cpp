@@ -186,6 +186,12 @@ TEST(SchemaVersions, HostileStoredVersionsAreRefusedWithAReason) {
   EXPECT_NE(error_of(with_version("4")).find("version 4 is newer than this model's (3)"), std::string::npos)
       << error_of(with_version("4"));
   EXPECT_NE(error_of(with_version(R"({"$numberLong": "9223372036854775807"})")).find("is newer"), std::string::npos);
+  // A second schema_version, equal or not, is refused: another reader would take it instead.
+  for (const char* twice : {R"(3, "schema_version": 3)", R"(1, "schema_version": 3)", R"(3, "schema_version": "x")"}) {
+    EXPECT_NE(error_of(with_version(twice)).find("schema_version: field appears twice in the document"),
+              std::string::npos)
+        << error_of(with_version(twice));
+  }
   // An int64 version in range is read like an int32 one.
   EXPECT_EQ(odm::from_bson<Order>(with_version(R"({"$numberLong": "3"})")).total, odm::Decimal("1"));
   // A model that reads newer documents decodes them as they are.

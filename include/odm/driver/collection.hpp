@@ -168,22 +168,28 @@ const RetiredNames& retired_names() {
 /// to the replacement's, unless `keep_version` (odm/driver/versioning.hpp): a model that
 /// keeps unknown fields is then refused, its replacement cannot increment a stored value.
 /// A model with timestamps has its updated_at set to now, and its created_at left as
-/// stored (odm/driver/timestamps.hpp).
+/// stored (odm/driver/timestamps.hpp), unless `keep_timestamps`: then both are written as
+/// the replacement holds them.
 template <class T>
-Document replacement_of(const T& replacement, bool keep_version, const char* operation) {
+Document replacement_of(const T& replacement, bool keep_version, bool keep_timestamps, const char* operation) {
   [[maybe_unused]] const StampTime now = stamp_now();
   Document encoded = [&] {
-    if constexpr (stamps<T>::has_updated) {
-      T stamped = replacement;
-      stamp_updated(stamped, now);
-      return to_bson(stamped);
-    } else {
-      return to_bson(replacement);
+    if constexpr (has_timestamps<T>) {
+      if (!keep_timestamps) {
+        T stamped = replacement;
+        stamp_updated(stamped, now);
+        // A whole document (odm::Extra) writes its created_at: a fresh object's is now.
+        if constexpr (keeps_unknown_fields<T>) stamp_created_if_unset(stamped, now);
+        return to_bson(stamped);
+      }
     }
+    return to_bson(replacement);
   }();
   // The stored created_at stays (set on insert below, for an upsert that inserts).
   constexpr std::string_view created_field = stamps<T>::has_created ? stamp_field<T, stamps<T>::created>() : "";
-  if constexpr (!keeps_unknown_fields<T> && stamps<T>::has_created) encoded = without_field(encoded.get(), created_field);
+  [[maybe_unused]] const bool keeps_created = stamps<T>::has_created && !keep_timestamps;
+  if constexpr (!keeps_unknown_fields<T> && stamps<T>::has_created)
+    if (keeps_created) encoded = without_field(encoded.get(), created_field);
   if constexpr (is_versioned<T>) {
     if (!keep_version) {
       if constexpr (keeps_unknown_fields<T>)
@@ -216,7 +222,7 @@ Document replacement_of(const T& replacement, bool keep_version, const char* ope
         continue;
       if constexpr (is_versioned<T>)
         if (!keep_version && name == version_field<T>) continue;  // incremented below
-      if (name == created_field) continue;  // kept as stored
+      if (keeps_created && name == created_field) continue;  // kept as stored
       if (!unset) unset.emplace(out, "$unset");
       check_append(bson_append_int32(unset->get(), name.data(), key_length(name), 1));
     }
@@ -224,7 +230,7 @@ Document replacement_of(const T& replacement, bool keep_version, const char* ope
     if (!retired_names<T>().empty()) update = with_retired_unset(update.get(), retired_names<T>());
     if constexpr (is_versioned<T>)
       if (!keep_version) update = with_version_moved(update.get(), version_field<T>);
-    if constexpr (stamps<T>::has_created) update = with_stamps(update.get(), "", created_field, now);
+    if (keeps_created) update = with_stamps(update.get(), "", created_field, now);
     if (update.empty())
       throw UsageError("a replace of a model that stores no field has nothing to send (MongoDB before 5.0 "
                        "refuses an empty $set); use insert_one or update_one");
@@ -248,7 +254,8 @@ consteval bool has_pending_steps() {
 }
 
 /// A typed update as sent: renamed members written under both names (update_to_send),
-/// the names the model's upgrade steps retire unset (with_retired_unset), and for a model
+/// the names the model's upgrade steps retire unset (with_retired_unset), an upsert of a
+/// tagged model writes its kind's tag on insert, and for a model
 /// with schema versions, an upsert that inserts also writes the current
 /// version (`$setOnInsert`), or every read would take the new document for the oldest
 /// version and run the steps over the current shape. A model's version member is moved
@@ -257,7 +264,10 @@ consteval bool has_pending_steps() {
 template <class T, class Spec>
 Document update_as_sent(const Update<T>& typed, const Filter<T>& filter, const Spec& options, const char* operation) {
   Document update = moving_version<T>(update_to_send(typed, filter, options.upsert), options.keep_version, operation);
-  update = stamping<T>(std::move(update), options.upsert);
+  update = stamping<T>(std::move(update), options.upsert, options.keep_timestamps);
+  if constexpr (tagged<T>) {
+    if (options.upsert) update = with_tag_on_insert(update.get(), tag_of<T>.field, tag_of<T>.value);
+  }
   if constexpr (has_schema_versions<T>) {
     if (!retired_names<T>().empty()) update = with_retired_unset(update.get(), retired_names<T>());
     if (options.upsert) return with_version_on_insert(update.get(), metadata_t<T>::schema.current);
@@ -405,6 +415,7 @@ class BulkWrite {
   BulkWrite& replace_one(const Filter<T>& filter, const T& replacement, const ReplaceOptions<T>& options = {}) {
     // Built first: a refused write leaves nothing behind for execute().
     Document document = detail::replacement_of(replacement, detail::OptionsAccess::spec(options).keep_version,
+                                               detail::OptionsAccess::spec(options).keep_timestamps,
                                                "a bulk write's replace_one");
     if constexpr (detail::has_pending_steps<T>()) to_upgrade_.push_back(filter);
     Document where = filter.bson();
@@ -868,7 +879,7 @@ class Collection {
 
   UpdateResult<id_type> replace_in(detail::SessionState* session, const Filter<T>& filter, const T& replacement,
                                    const detail::UpdateSpec& options) {
-    const Document update = detail::replacement_of(replacement, options.keep_version, "replace_one");
+    const Document update = detail::replacement_of(replacement, options.keep_version, options.keep_timestamps, "replace_one");
     if constexpr (!has_schema_versions<T>) {
       return update_in(session, detail::replace_kind<T>, filter.bson(), update, options);
     } else {
@@ -892,7 +903,7 @@ class Collection {
 
   std::optional<T> replace_and_return(detail::SessionState* session, const Filter<T>& filter, const T& replacement,
                                       const detail::FindAndModifySpec& options) {
-    const Document update = detail::replacement_of(replacement, options.keep_version, "find_one_and_replace");
+    const Document update = detail::replacement_of(replacement, options.keep_version, options.keep_timestamps, "find_one_and_replace");
     if constexpr (!has_schema_versions<T>) {
       return modify_in(session, filter, &update, options);
     } else {

@@ -234,6 +234,7 @@ struct UpdateSpec : CommonSpec {
 
   bool upsert = false;
   bool keep_version = false;  // the version member is not moved (odm/driver/versioning.hpp)
+  bool keep_timestamps = false;  // updated_at and created_at are not set (odm/driver/timestamps.hpp)
   std::vector<Document> array_filters;
 };
 
@@ -268,6 +269,7 @@ struct FindAndModifySpec : CommonSpec {
   ReturnDocument image = ReturnDocument::before;
   bool upsert = false;
   bool keep_version = false;  // the version member is not moved (odm/driver/versioning.hpp)
+  bool keep_timestamps = false;  // updated_at and created_at are not set (odm/driver/timestamps.hpp)
   Document sort;
   Document projection;
   std::vector<Document> array_filters;
@@ -567,6 +569,12 @@ class UpdateOptions
     this->spec_.keep_version = value;
     return *this;
   }
+  /// For a model with timestamps (odm::created_at, odm::updated_at): leave them as the
+  /// write says (a data fix that is no change of the document's content, say).
+  UpdateOptions& keep_timestamps(bool value = true) {
+    this->spec_.keep_timestamps = value;
+    return *this;
+  }
   /// The filters of the `$[<identifier>]` positional operators the update uses, e.g.
   /// `{"c.by": "joe"}` for `{$set: {"checkout.$[c].date": ...}}`.
   UpdateOptions& array_filters(std::vector<Document> filters) {
@@ -591,6 +599,12 @@ class ReplaceOptions
   /// An odm::Tracked object loaded before such a write does not see it.
   ReplaceOptions& keep_version(bool value = true) {
     this->spec_.keep_version = value;
+    return *this;
+  }
+  /// For a model with timestamps (odm::created_at, odm::updated_at): leave them as the
+  /// write says (a data fix that is no change of the document's content, say).
+  ReplaceOptions& keep_timestamps(bool value = true) {
+    this->spec_.keep_timestamps = value;
     return *this;
   }
 };
@@ -687,6 +701,12 @@ class FindOneAndUpdateOptions : public FindAndModifyOptions<FindOneAndUpdateOpti
     this->spec_.keep_version = value;
     return *this;
   }
+  /// For a model with timestamps (odm::created_at, odm::updated_at): leave them as the
+  /// write says (a data fix that is no change of the document's content, say).
+  FindOneAndUpdateOptions& keep_timestamps(bool value = true) {
+    this->spec_.keep_timestamps = value;
+    return *this;
+  }
   /// As UpdateOptions::array_filters.
   FindOneAndUpdateOptions& array_filters(std::vector<Document> filters) {
     this->spec_.array_filters = std::move(filters);
@@ -711,6 +731,12 @@ class FindOneAndReplaceOptions : public FindAndModifyOptions<FindOneAndReplaceOp
   /// An odm::Tracked object loaded before such a write does not see it.
   FindOneAndReplaceOptions& keep_version(bool value = true) {
     this->spec_.keep_version = value;
+    return *this;
+  }
+  /// For a model with timestamps (odm::created_at, odm::updated_at): leave them as the
+  /// write says (a data fix that is no change of the document's content, say).
+  FindOneAndReplaceOptions& keep_timestamps(bool value = true) {
+    this->spec_.keep_timestamps = value;
     return *this;
   }
 };

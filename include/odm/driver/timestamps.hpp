@@ -20,7 +20,7 @@
 //   instead, for an upsert that inserts). A model with odm::Extra is replaced by a whole
 //   document, which cannot keep a stored value: its created_at is the replacement's own.
 // - Rewrites that are not the program's changes (schema upgrades, Migrations) and deletes
-//   leave the stamps alone.
+//   leave the stamps alone, as does a write with the option keep_timestamps().
 
 #include <odm/bson/document.hpp>
 #include <odm/bson/members.hpp>
@@ -40,18 +40,21 @@ template <class T, template <class> class Has>
 consteval std::size_t stamp_index() {
   constexpr std::size_t count = [] {
     std::size_t n = 0;
-    members<T>::for_each([&](auto member) {
-      if (Has<std::remove_cvref_t<decltype(decltype(member)::options)>>::value) ++n;
-    });
+    members<T>::for_each([&](auto member) { n += Has<std::remove_cvref_t<decltype(decltype(member)::options)>>::value; });
     return n;
   }();
-  static_assert(count <= 1, "odm::created_at, odm::updated_at: a model has at most one member of each");
+  static_assert(count <= 1,
+                "odm::created_at, odm::updated_at: a model has at most one member of each, and names it once");
   constexpr std::size_t at = members<T>::find_if(
-      [](auto member) { return Has<std::remove_cvref_t<decltype(decltype(member)::options)>>::value; });
-  if constexpr (at < members<T>::size)
+      [](auto member) { return Has<std::remove_cvref_t<decltype(decltype(member)::options)>>::value != 0; });
+  if constexpr (at < members<T>::size) {
     static_assert(member<T, at>::previous_name.empty(),
                   "odm::created_at, odm::updated_at: a stamp member cannot be renamed in its expand phase "
                   "(odm::renamed_from); rename it with a Migration (odm::rename_field)");
+    static_assert(member<T, at>::stored_name != "_id",
+                  "odm::created_at, odm::updated_at: the id cannot be a stamp (a stamp changes, an _id never does; an "
+                  "upsert would insert under the time instead of the filter's id): stamp another member");
+  }
   return at;
 }
 
@@ -94,6 +97,20 @@ void stamp_updated(T& value, StampTime now) {
   if constexpr (stamps<T>::has_updated) assign_stamp(member<T, stamps<T>::updated>::of(value), now);
 }
 
+/// A whole document's created_at (odm::Extra, replaced whole): `now` where the object holds
+/// none (the epoch, or an empty optional), as a fresh object upserted does.
+template <class T>
+void stamp_created_if_unset(T& value, StampTime now) {
+  if constexpr (stamps<T>::has_created) {
+    auto& created = member<T, stamps<T>::created>::of(value);
+    if constexpr (requires { created.has_value(); }) {
+      if (!created) assign_stamp(created, now);
+    } else if (created.time_since_epoch().count() == 0) {
+      assign_stamp(created, now);
+    }
+  }
+}
+
 /// `update` (an operator document) with `{updated: now}` in its `$set` and `{created: now}`
 /// in its `$setOnInsert` (each left out where its name is empty or the update writes the
 /// field itself).
@@ -108,16 +125,21 @@ constexpr std::string_view stamp_field() {
     return {};
 }
 
+/// Whether `update` (an operator document) writes the field `name`.
+bool update_writes(const bson_t* update, std::string_view name);
+
 /// The update a write of T sends (see the top of this file): updated_at set, and for an
-/// upsert created_at on insert.
+/// upsert created_at on insert; unchanged when `keep` (the write's keep_timestamps option).
 template <class T>
-Document stamping(Document update, bool upsert) {
+Document stamping(Document update, bool upsert, bool keep = false) {
   if constexpr (has_timestamps<T>) {
+    if (keep) return update;
     constexpr std::string_view updated = stamps<T>::has_updated ? stamp_field<T, stamps<T>::updated>() : "";
     constexpr std::string_view created = stamps<T>::has_created ? stamp_field<T, stamps<T>::created>() : "";
     return with_stamps(update.get(), updated, upsert ? created : std::string_view(), stamp_now());
   } else {
     (void)upsert;
+    (void)keep;
     return update;
   }
 }

@@ -102,5 +102,8 @@ bool pins_id(const bson_t* filter);
 /// `schema_version: current` (`$setOnInsert`, merged into the update's own); the update
 /// as it is when it already names schema_version.
 Document with_version_on_insert(const bson_t* update, std::int32_t current);
+/// The same for a tagged model's kind tag (odm::tag): `{$setOnInsert: {field: value}}`, so
+/// that a document an upsert inserts reads back as its kind.
+Document with_tag_on_insert(const bson_t* update, std::string_view field, std::string_view value);
 
 }  // namespace odm::detail

@@ -150,13 +150,18 @@ class Tracked {
     // A renamed member in its expand phase is set whole under both names (previous_names.hpp).
     Document update = detail::tracked_update_for_model<T>(changes_between(saved_, current), current);
     if (update.empty()) return false;
-    // A save that writes sets updated_at (odm/driver/timestamps.hpp), in the object once it succeeded.
+    // A save that writes sets updated_at (odm/driver/timestamps.hpp), in the object once it
+    // succeeded, unless the program changed updated_at itself: that change is sent as made.
     [[maybe_unused]] const detail::StampTime now = detail::stamp_now();
+    [[maybe_unused]] bool stamps_now = false;
     if constexpr (detail::stamps<T>::has_updated) {
-      T stamped = value_;
-      detail::stamp_updated(stamped, now);
-      current = to_bson(stamped);
-      update = detail::tracked_update_for_model<T>(changes_between(saved_, current), current);
+      stamps_now = !detail::update_writes(update.get(), detail::stamp_field<T, detail::stamps<T>::updated>());
+      if (stamps_now) {
+        T stamped = value_;
+        detail::stamp_updated(stamped, now);
+        current = to_bson(stamped);
+        update = detail::tracked_update_for_model<T>(changes_between(saved_, current), current);
+      }
     }
     const Document by_id = id_filter_of(current, collection);
     const std::int64_t loaded_version = checked_version(by_id, collection);
@@ -199,7 +204,7 @@ class Tracked {
       stored = std::move(*now);
     }
     if constexpr (versioned) ++member<T, version_at>::of(value_);
-    detail::stamp_updated(value_, now);
+    if (stamps_now) detail::stamp_updated(value_, now);
     saved_ = to_bson(value_);
     return true;
   }

@@ -293,7 +293,8 @@ class Migration {
         return;
       }
       const auto result =
-          collection_.update_one(Filter<T>::raw(std::move(rewrite->filter)), Update<T>::raw(std::move(rewrite->update)));
+          collection_.update_one(Filter<T>::raw(std::move(rewrite->filter)), Update<T>::raw(std::move(rewrite->update)),
+                             UpdateOptions<T>{}.keep_timestamps());  // a rewrite, not a change of the document
       if (result.matched == 1) {
         ++report.migrated;
         return;

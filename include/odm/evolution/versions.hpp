@@ -49,6 +49,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <tuple>
@@ -249,6 +250,11 @@ struct SchemaVersions {
       fail(document, -1,
            std::string("schema_version: expected an int32 or int64 version, got ") +
                std::string(detail::bson_type_name(bson_iter_type(&it))));
+    // A second schema_version would be read by another reader in its place (as any field twice).
+    for (bson_iter_t rest = it; bson_iter_next(&rest);)
+      if (bson_iter_key_len(&rest) == schema_version_field.size() &&
+          std::memcmp(bson_iter_key(&rest), schema_version_field.data(), schema_version_field.size()) == 0)
+        fail(document, -1, "schema_version: field appears twice in the document");
     if (version < oldest)
       fail(document, version,
            "schema_version: version " + std::to_string(version) + " is older than any this model upgrades (from " +

@@ -75,9 +75,13 @@ concept tagged = requires {
 };
 
 namespace detail {
+/// A value a tag field may hold: a non-empty UTF-8 string without NUL characters.
+constexpr bool valid_tag_value(std::string_view value) {
+  return !value.empty() && is_utf8(value) && value.find('\0') == std::string_view::npos;
+}
 constexpr bool previous_values_valid(const Tag& tag) {
   for (std::size_t i = 0; i < tag.previous_count; ++i)
-    if (tag.previous[i].empty() || tag.previous[i] == tag.value) return false;
+    if (!valid_tag_value(tag.previous[i]) || tag.previous[i] == tag.value) return false;
   return true;
 }
 }  // namespace detail
@@ -86,11 +90,12 @@ constexpr bool previous_values_valid(const Tag& tag) {
 template <tagged T>
 inline constexpr Tag tag_of = [] {
   constexpr Tag tag = detail::metadata_t<T>::tag;
-  static_assert(!tag.value.empty() && detail::is_utf8(tag.value) && tag.value.find('\0') == std::string_view::npos,
-                "odm::tag: a kind's tag is a non-empty UTF-8 string without NUL characters");
+  static_assert(detail::valid_tag_value(tag.value), "odm::tag: a kind's tag is a non-empty UTF-8 string without NUL characters");
   static_assert(detail::is_valid_field_name(tag.field) && tag.field != "_id",
                 "odm::tag: stored_in needs a field name that is not `_id`, does not start with '$' and holds no '.'");
-  static_assert(detail::previous_values_valid(tag), "odm::tag: a renamed_from value is empty or the tag's own value");
+  static_assert(detail::previous_values_valid(tag),
+                "odm::tag: a renamed_from value is the tag's own value, or is not a non-empty UTF-8 string without NUL "
+                "characters");
   if constexpr (has_schema_versions<T>)
     static_assert(tag.field != schema_version_field,
                   "odm::tag: this model's schema versions are stored in `schema_version`, so its kind's tag cannot "
