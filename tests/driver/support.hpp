@@ -87,12 +87,8 @@ struct EngineGap {
 /// Every capability an engine lacks, and why. To give an engine a capability, delete
 /// its line; a test never skips on an engine not listed here.
 inline constexpr EngineGap engine_gaps[] = {
-    {Engine::odm_test_server, Capability::date_trunc,
-     "mongomock has no $dateTrunc: an aggregate using it fails with \"Unrecognized expression '$dateTrunc'\""},
     {Engine::mongo_java_server, Capability::date_trunc,
      "it has no $dateTrunc: an aggregate using it fails with \"Unrecognized expression '$dateTrunc'\" (error 168)"},
-    {Engine::odm_test_server, Capability::round_expression,
-     "mongomock has no $round: an aggregate using it fails with \"Unrecognized expression '$round'\""},
     {Engine::mongo_java_server, Capability::round_expression,
      "it has no $round: an aggregate using it fails with \"Unrecognized expression '$round'\" (error 168)"},
     {Engine::mongo_java_server, Capability::nan_order,

@@ -8,11 +8,14 @@ $facet and $unionWith. Any other stage is refused.
 Expression operators ($arrayElemAt, $concat, ...) are evaluated by mongomock's
 expression parser through a subclass of it that does what mongod does where
 mongomock does not: comparisons (numbers across types, Decimal128 by value, a
-missing value below null) and integer arithmetic (int64 stays int64). Nothing of
-mongomock or pymongo is patched.
+missing value below null), integer arithmetic (int64 stays int64), and the
+operators it lacks: $round (half to even, as the manual says) and $dateTrunc (binSize
+1, UTC, weeks from Sunday: what odm writes). Nothing of mongomock or pymongo is patched.
 """
 
 import copy
+import datetime
+import decimal
 
 from sentinels import NOTHING as _MM_NOTHING
 from mongomock import OperationFailure as _MongomockFailure
@@ -49,6 +52,80 @@ class _Expression(mm_aggregate._Parser):
             return c
         return {'$eq': c == 0, '$ne': c != 0, '$gt': c > 0, '$gte': c >= 0,
                 '$lt': c < 0, '$lte': c <= 0}[op]
+
+    def parse(self, expression):
+        if isinstance(expression, dict) and len(expression) == 1:
+            if '$round' in expression:
+                return self._round(expression['$round'])
+            if '$dateTrunc' in expression:
+                return self._date_trunc(expression['$dateTrunc'])
+        return super().parse(expression)
+
+    def _round(self, args):
+        if not isinstance(args, list) or not 1 <= len(args) <= 2:
+            raise CommandError(28667, 'Expression $round takes at least 1 argument, and at most 2.')
+        number = self._parse_or_nothing(args[0])
+        place = self.parse(args[1]) if len(args) == 2 else 0
+        if number is _MM_NOTHING or number is None:
+            return None
+        if isinstance(place, bool) or not isinstance(place, (int, Int64)) or not -20 <= place < 100:
+            raise CommandError(51083, 'place must be an integer between -20 and 100, got %r' % (place,))
+        if not is_number(number):
+            raise CommandError(51081, '$round only supports numeric types, not %s' % type_name(number))
+        quantum = decimal.Decimal(1).scaleb(-int(place))
+        if isinstance(number, Decimal128):
+            value = number.to_decimal()
+            if not value.is_finite():
+                return number
+            return Decimal128(value.quantize(quantum, rounding=decimal.ROUND_HALF_EVEN, context=DEC_CTX))
+        if isinstance(number, float):
+            if number != number or number in (float('inf'), float('-inf')):
+                return number
+            return float(decimal.Decimal(repr(number)).quantize(quantum, rounding=decimal.ROUND_HALF_EVEN,
+                                                                context=DEC_CTX))
+        if place >= 0:
+            return number
+        rounded = int(decimal.Decimal(int(number)).quantize(quantum, rounding=decimal.ROUND_HALF_EVEN,
+                                                              context=DEC_CTX))
+        return Int64(rounded) if isinstance(number, Int64) else rounded
+
+    _TRUNC_UNITS = ('year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second')
+
+    def _date_trunc(self, args):
+        if not isinstance(args, dict) or 'date' not in args or 'unit' not in args:
+            raise CommandError(5439007, "$dateTrunc requires 'date' and 'unit' arguments")
+        for option in args:
+            if option not in ('date', 'unit', 'binSize'):
+                raise NotSupported('$dateTrunc with %s (the odm test server truncates with binSize 1, in UTC, '
+                                   'weeks from Sunday)' % option)
+        if self.parse(args.get('binSize', 1)) != 1:
+            raise NotSupported('$dateTrunc with a binSize other than 1')
+        date = self._parse_or_nothing(args['date'])
+        unit = self.parse(args['unit'])
+        if date is _MM_NOTHING or date is None:
+            return None
+        if unit not in self._TRUNC_UNITS:
+            raise CommandError(5439014, "$dateTrunc parameter 'unit' value cannot be recognized as a time unit: %s"
+                               % (unit,))
+        if not isinstance(date, datetime.datetime):
+            raise CommandError(5439012, "$dateTrunc requires 'date' to be a date, but got %s" % type_name(date))
+        if unit == 'year':
+            return date.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+        if unit == 'quarter':
+            return date.replace(month=(date.month - 1) // 3 * 3 + 1, day=1, hour=0, minute=0, second=0,
+                                microsecond=0)
+        if unit == 'month':
+            return date.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+        day = date.replace(hour=0, minute=0, second=0, microsecond=0)
+        if unit == 'week':  # Sunday: Python's weekday() is 0 on Monday
+            return day - datetime.timedelta(days=(date.weekday() + 1) % 7)
+        if unit == 'day':
+            return day
+        if unit == 'hour':
+            return date.replace(minute=0, second=0, microsecond=0)
+        if unit == 'minute':
+            return date.replace(second=0, microsecond=0)
+        return date.replace(microsecond=0)
 
     def _handle_arithmetic_operator(self, op, values):
         if op in ('$add', '$multiply', '$subtract') and isinstance(values, list):

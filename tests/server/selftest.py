@@ -366,6 +366,20 @@ def t_aggregate(db):
                                       'none': [{'$match': {'price': 0}}, {'$count': 'n'}]}}]))
     check('$facet, and $count of nothing is nothing', r == [{'cheap': [{'n': 2}], 'none': []}],
           repr(r))
+    r = list(b.aggregate([{'$match': {'_id': 11}}, {'$project': {
+        '_id': 0,
+        'even': {'$round': [Decimal128('2.345'), 2]}, 'odd': {'$round': [Decimal128('2.355'), 2]},
+        'double': {'$round': [2.5, 0]}, 'tens': {'$round': [1250, -2]}, 'none': {'$round': ['$nothing', 1]},
+        'month': {'$dateTrunc': {'date': datetime.datetime(2026, 5, 17, 13, 4, 5), 'unit': 'month'}},
+        'week': {'$dateTrunc': {'date': datetime.datetime(2026, 12, 4, 13, 4, 5), 'unit': 'week'}},
+        'quarter': {'$dateTrunc': {'date': datetime.datetime(2026, 8, 31, 23, 59), 'unit': 'quarter'}}}}]))
+    check('$round half to even, by type; $dateTrunc in UTC, weeks from Sunday',
+          r == [{'even': Decimal128('2.34'), 'odd': Decimal128('2.36'), 'double': 2.0, 'tens': 1200,
+                 'none': None, 'month': datetime.datetime(2026, 5, 1),
+                 'week': datetime.datetime(2026, 11, 29), 'quarter': datetime.datetime(2026, 7, 1)}],
+          repr(r))
+    expect_error('$round places beyond 100', lambda: list(b.aggregate(
+        [{'$project': {'r': {'$round': [1.5, 101]}}}])), 51083)
     r = list(b.aggregate([{'$match': {'_id': 12}},
                           {'$unwind': {'path': '$tags', 'preserveNullAndEmptyArrays': True,
                                        'includeArrayIndex': 'i'}}]))
