@@ -186,7 +186,7 @@ Document replacement_of(const T& replacement, bool keep_version, bool keep_times
     return to_bson(replacement);
   }();
   // The stored created_at stays (set on insert below, for an upsert that inserts).
-  constexpr std::string_view created_field = stamps<T>::has_created ? stamp_field<T, stamps<T>::created>() : "";
+  constexpr std::string_view created_field = stamp_field<T, stamps<T>::created>();  // empty for none
   [[maybe_unused]] const bool keeps_created = stamps<T>::has_created && !keep_timestamps;
   if constexpr (!keeps_unknown_fields<T> && stamps<T>::has_created)
     if (keeps_created) encoded = without_field(encoded.get(), created_field);

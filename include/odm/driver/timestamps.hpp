@@ -134,8 +134,8 @@ template <class T>
 Document stamping(Document update, bool upsert, bool keep = false) {
   if constexpr (has_timestamps<T>) {
     if (keep) return update;
-    constexpr std::string_view updated = stamps<T>::has_updated ? stamp_field<T, stamps<T>::updated>() : "";
-    constexpr std::string_view created = stamps<T>::has_created ? stamp_field<T, stamps<T>::created>() : "";
+    constexpr std::string_view updated = stamp_field<T, stamps<T>::updated>();  // empty for none
+    constexpr std::string_view created = stamp_field<T, stamps<T>::created>();
     return with_stamps(update.get(), updated, upsert ? created : std::string_view(), stamp_now());
   } else {
     (void)upsert;
