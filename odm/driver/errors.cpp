@@ -91,6 +91,21 @@ std::string connection_failure(const bson_error_t& error) {
   return "the connection to the server failed";
 }
 
+/// For a server error that a limit the program set ran into, which limit and what to
+/// change (empty for any other error).
+std::string limit_advice(std::int32_t code) {
+  switch (code) {
+    case 50:  // MaxTimeMSExpired
+      return ": the operation ran past its time limit (the max_time(...) of its options, sent as maxTimeMS); "
+             "raise it, or make the operation cheaper (an index that serves its filter and sort)";
+    case 64:  // WriteConcernFailed: the write concern's wtimeout
+      return ": the write was not confirmed by its write concern within the write concern's timeout "
+             "(WriteConcern::timeout, wtimeout); it was applied on the primary and may still replicate: raise "
+             "the timeout, or check the replica set's members";
+    default: return {};
+  }
+}
+
 }  // namespace
 
 std::int64_t int64_field(const bson_t* reply, const char* key) noexcept {
@@ -120,6 +135,7 @@ void throw_error(const bson_error_t& error, const bson_t* reply, std::string_vie
   what += error.message;
   const auto code = static_cast<std::int32_t>(error.code);
   what += " (server error " + std::to_string(code) + ")";
+  what += limit_advice(code);
   Document raw = reply != nullptr ? Document::copy_of(reply) : Document{};
   std::string message = error.message;
 

@@ -317,6 +317,24 @@ TEST_F(Adversary12Replies, AWriteConcernErrorOfTheWrongShapeIsAnError) {
   EXPECT_FALSE(coll.find_by_id(2).has_value()) << "and the delete too";
 }
 
+// A write concern's timeout (WriteConcernFailed, 64) names the setting that bounds it and
+// says the write was applied.
+TEST_F(Adversary12Replies, AWriteConcernTimeoutNamesItsSetting) {
+  auto coll = client_->database(db_name_).collection<Gauge>();
+  fail_point(R"({"times": 1})", R"({"failCommands": ["insert"], "writeConcernError": {"code": 64,
+             "codeName": "WriteConcernFailed", "errmsg": "waiting for replication timed out",
+             "errInfo": {"wtimeout": true}}})");
+  try {
+    coll.insert_one(Gauge{7, 1, "a"});
+    ADD_FAILURE() << "a write concern timeout was not reported";
+  } catch (const odm::WriteError& error) {
+    EXPECT_NE(std::string(error.what()).find("within the write concern's timeout (WriteConcern::timeout, wtimeout)"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_TRUE(coll.find_by_id(7).has_value()) << "the write was applied";
+}
+
 // A writeConcernError whose errmsg is not a string aborts the process inside libmongoc
 // 1.23 (_mongoc_write_result_complete appends the missing string: "bson_string_append():
 // precondition failed: str"), before odm sees the reply. odm cannot intercept it without

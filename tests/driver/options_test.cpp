@@ -663,6 +663,12 @@ TEST_F(MaxTime, ACommandPastItsTimeLimitFailsWithMaxTimeMSExpired) {
     expire_next(1);
     const auto error = odm_test::error_of(operation);
     EXPECT_TRUE(error.has_value()) << "no error";
+    // The message names the limit that was hit and what to change.
+    if (error) {
+      EXPECT_NE(std::string(error->what()).find("ran past its time limit (the max_time(...) of its options"),
+                std::string::npos)
+          << error->what();
+    }
     return error ? error->code() : 0;
   };
   EXPECT_EQ(expired([&] { coll.find({}, odm::FindOptions<Counter>{}.max_time(5000ms)).to_vector(); }), 50);
