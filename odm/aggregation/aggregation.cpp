@@ -338,6 +338,8 @@ void append_accumulator(StageList& group, std::string_view into, agg::Accumulate
   write_accumulator(group, into, op, zero, [&](std::string_view key) { put_expression(group, key, source); });
 }
 
+void append_group_key(StageList& group, const ExprValue& expression) { put_expression(group, "_id", expression); }
+
 void append_expression(bson_t* out, std::string_view key, const ExprValue& value) {
   if (!value.reference.empty()) {
     append_utf8(out, key, value.reference);
@@ -454,6 +456,13 @@ void append_assignment(bson_t* set, std::string_view into, const std::string& re
     return;
   }
   check_append(bson_append_document(set, into.data(), key_length(into), literal.get()));
+}
+
+void append_projected(bson_t* project, std::string_view name, const std::string& reference, const Document& value) {
+  if (reference.empty() && value.empty())
+    check_append(bson_append_int32(project, name.data(), key_length(name), 1));  // carried through
+  else
+    append_assignment(project, name, reference, value);
 }
 
 }  // namespace odm::detail

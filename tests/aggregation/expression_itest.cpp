@@ -77,6 +77,16 @@ struct WithDecimal {
   odm::Decimal price_dec;
 };
 
+struct MonthRevenue {
+  std::int32_t id = 0;  // the month
+  odm::Decimal total;
+};
+struct LineSummary {
+  std::int32_t id = 0;
+  std::string product;
+  odm::Decimal net;
+};
+
 struct Truncated {
   std::int32_t id = 0;
   Time month_start;
@@ -221,6 +231,39 @@ TEST_F(AggregationExpressionIT, RoundingToCentsIsHalfToEven) {
     EXPECT_EQ(got[i].revenue, exact.round(2)) << "line " << stored[i].id << ": " << got[i].revenue.to_string() << " vs "
                                               << exact.to_string();
     EXPECT_EQ(got[i].month, month_of(stored[i].sold_at));
+  }
+}
+
+// A report keyed by an expression, and a projection that computes: no stage in between.
+TEST_F(AggregationExpressionIT, AGroupByAnExpressionAndAComputingProjection) {
+  auto lines = db().collection<Line>();
+  const std::vector<Line> stored = random_lines(11);
+  lines.insert_many(stored);
+  const auto revenue = agg::multiply(quantity, odm::amount(unit_price));
+  const auto per_month = lines
+                             .aggregate(odm::pipeline<Line>()
+                                            .group<MonthRevenue>(agg::by(agg::month(field(&Line::sold_at))),
+                                                                 agg::sum<&MonthRevenue::total>(revenue))
+                                            .sort(odm::sort(odm::asc(&MonthRevenue::id))))
+                             .to_vector();
+  std::map<std::int32_t, odm::Decimal> expected;
+  for (const Line& line : stored) expected[month_of(line.sold_at)] += odm::Decimal(line.quantity) * line.unit_price.amount();
+  ASSERT_EQ(per_month.size(), expected.size());
+  for (const MonthRevenue& m : per_month) EXPECT_EQ(m.total, expected[m.id]) << "month " << m.id;
+
+  const auto net = agg::multiply(
+      agg::subtract(odm::amount(unit_price), agg::if_null(field(&Line::discount), odm::Decimal("0"))), quantity);
+  const auto summaries =
+      lines
+          .aggregate(odm::pipeline<Line>()
+                         .project<LineSummary>(agg::compute<&LineSummary::net>(net))
+                         .sort(odm::sort(odm::asc(&LineSummary::id))))
+          .to_vector();
+  ASSERT_EQ(summaries.size(), stored.size());
+  for (std::size_t i = 0; i < stored.size(); ++i) {
+    EXPECT_EQ(summaries[i].product, stored[i].product);
+    EXPECT_EQ(summaries[i].net, (stored[i].unit_price.amount() - stored[i].discount.value_or(odm::Decimal("0"))) *
+                                    odm::Decimal(stored[i].quantity));
   }
 }
 

@@ -16,8 +16,15 @@ namespace aggregation_expression_test {
 
 using Time = std::chrono::sys_time<std::chrono::milliseconds>;
 
+struct Box {
+  std::int32_t width = 0;
+};
+
 struct Line {
   std::int32_t id = 0;
+  std::optional<Box> box;
+  bool gift = false;
+  std::chrono::system_clock::time_point scanned_at;
   std::string product;
   std::int32_t quantity = 0;
   std::int64_t weight_grams = 0;
@@ -38,6 +45,16 @@ struct Priced {
 
 struct Discounted {
   std::int32_t id = 0;
+  std::string product;
+  odm::Decimal revenue;
+};
+
+struct Monthly {
+  std::int32_t id = 0;
+  odm::Decimal revenue;
+};
+
+struct Shown {
   std::string product;
   odm::Decimal revenue;
 };
@@ -147,6 +164,51 @@ TEST(AggregationExpression, AccumulatorsAndMatchTakeExpressions) {
   EXPECT_NE(json.find(R"("average_rating" : { "$avg" : { "$multiply" : [ "$rating", { "$literal" : 2 } ] } })"),
             std::string::npos)
       << json;
+}
+
+// A field inside an optional sub-document reads null where the sub-document is missing: its
+// plain type cannot say so, so the expression is refused where it is built; value_or gives
+// the fallback.
+TEST(AggregationExpression, AFieldInsideAnOptionalSubDocumentNeedsAFallback) {
+  const auto width = field(&Line::box) / &Box::width;
+  try {
+    (void)agg::multiply(width, 2);
+    ADD_FAILURE() << "an expression over box.width was built";
+  } catch (const odm::ValueError& error) {
+    EXPECT_NE(std::string(error.what()).find("box.width lies inside an optional sub-document"), std::string::npos)
+        << error.what();
+  }
+  const auto doubled = agg::multiply(agg::value_or(width, 0), 2);
+  static_assert(std::is_same_v<value_t<decltype(doubled)>, std::int64_t>);
+  odm::Document holder;
+  odm::detail::append_expression(holder.get_mutable(), "w", doubled.bson());
+  EXPECT_EQ(holder.to_json(),
+            R"({ "w" : { "$multiply" : [ { "$ifNull" : [ "$box.width", { "$literal" : 0 } ] }, { "$literal" : 2 } ] } })");
+}
+
+TEST(AggregationExpression, WhatAUserWritesNaturallyCompiles) {
+  // An integer constant of any type is stored by its size.
+  static_assert(std::is_same_v<value_t<decltype(agg::literal(5LL))>, std::int64_t>);
+  static_assert(std::is_same_v<value_t<decltype(agg::add(quantity, 5LL))>, std::int64_t>);
+  static_assert(std::is_same_v<value_t<decltype(agg::literal(short{5}))>, std::int32_t>);
+  // Dates of two precisions compare.
+  static_assert(std::is_same_v<value_t<decltype(agg::lt(field(&Line::sold_at), field(&Line::scanned_at)))>, bool>);
+  // A bool field is a condition of its own.
+  const odm::Filter<Line> gifts = agg::where(field(&Line::gift));
+  EXPECT_EQ(gifts.bson().to_json(), R"({ "$expr" : "$gift" })");
+}
+
+TEST(AggregationExpression, AGroupKeyAndAProjectionTakeExpressions) {
+  const auto revenue = agg::multiply(quantity, odm::amount(price));
+  const auto per_month = odm::pipeline<Line>().group<Monthly>(agg::by(agg::month(field(&Line::sold_at))),
+                                                               agg::sum<&Monthly::revenue>(revenue));
+  EXPECT_NE(per_month.bson().to_json().find(R"({ "$group" : { "_id" : { "$month" : "$sold_at" }, "revenue" : )"),
+            std::string::npos)
+      << per_month.bson().to_json();
+  const auto shown = odm::pipeline<Line>().project<Shown>(agg::compute<&Shown::revenue>(revenue));
+  EXPECT_EQ(set_stage(shown.bson()),
+            R"({ "$project" : { "product" : 1, "revenue" : { "$multiply" : [ "$quantity", "$unit_price.value" ] }, )"
+            R"("_id" : 0 } })");
 }
 
 TEST(AggregationExpression, RoundingPlacesOutsideMongoDBsRangeAreRefused) {

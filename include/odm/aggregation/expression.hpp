@@ -110,11 +110,27 @@ struct division_result {
   using type = null_if_either_t<A, B, Base>;
 };
 
-/// Whether values of A and B can be compared: numbers with numbers, else the same type.
+/// Whether values of A and B can be compared: numbers with numbers (but an odm::Decimal
+/// not with a double, whose binary value is not the decimal written: 0.1 != 0.1), dates
+/// with dates, else the same type.
 template <class A, class B>
-inline constexpr bool comparable_values =
-    (is_number_value<strip_optional_t<A>> && is_number_value<strip_optional_t<B>>) ||
-    std::is_same_v<strip_optional_t<A>, strip_optional_t<B>>;
+inline constexpr bool comparable_values = [] {
+  using X = strip_optional_t<A>;
+  using Y = strip_optional_t<B>;
+  if constexpr (is_number_value<X> && is_number_value<Y>)
+    return !((std::is_same_v<X, Decimal> && std::is_same_v<Y, double>) ||
+             (std::is_same_v<X, double> && std::is_same_v<Y, Decimal>));
+  else if constexpr (is_time_point_value<X>::value && is_time_point_value<Y>::value)
+    return true;
+  else
+    return std::is_same_v<X, Y>;
+}();
+
+/// Whether V is one of odm's money types, which are sub-documents on the server: ordered
+/// field by field (5 USD before 7 EUR), and no number to accumulate.
+template <class V>
+inline constexpr bool is_money_value =
+    std::is_same_v<strip_optional_t<V>, Money> || std::is_same_v<strip_optional_t<V>, DisplayMoney>;
 
 }  // namespace detail
 
@@ -136,9 +152,15 @@ class Expr {
 };
 
 /// The value of a field: `"$a.b"` (a member renamed in its expand phase reads either name).
+/// Throws odm::ValueError for a field inside an optional sub-document whose own type cannot
+/// hold null (a document without the sub-document gives null there): use value_or.
 template <class S, class V, bool A>
 Expr<S, V> value(const Path<S, V, A, false>& path) {
   static_assert(!A, "odm: this field lies inside an array (its value would be an array): $unwind it first");
+  if (path.names().through_optional && !odm::detail::is_optional<V>)
+    throw ValueError("odm::agg::value: the field " + path.names().dotted() +
+                     " lies inside an optional sub-document, so a document without it gives null, which this "
+                     "expression's type cannot hold: use odm::agg::value_or(path, fallback)");
   if (!path.names().previous_root.empty()) {
     odm::detail::ExprValue either;
     const Document value = odm::detail::either_name_value(path.names());
@@ -148,14 +170,24 @@ Expr<S, V> value(const Path<S, V, A, false>& path) {
   return Expr<S, V>(odm::detail::ExprValue{odm::detail::field_reference(path.names()), {}});
 }
 
+namespace detail_expr {
+/// The type a constant is stored as: an integer as int32 or int64 by its size (5LL is a
+/// long long, which is not std::int64_t on every platform).
+template <class V>
+using constant_t =
+    std::conditional_t<std::is_integral_v<V> && !std::is_same_v<V, bool>,
+                       std::conditional_t<(sizeof(V) <= 4), std::int32_t, std::int64_t>, V>;
+}  // namespace detail_expr
+
 /// A constant: `{$literal: v}`, encoded by its type's codec.
 template <class V>
-Expr<void, V> literal(const V& v) {
+Expr<void, detail_expr::constant_t<V>> literal(const V& v) {
+  using C = detail_expr::constant_t<V>;
   odm::detail::ExprValue out;
   odm::detail::ChildWriter wrapper(out.holder.get_mutable(), "v");
-  codec<V>::encode(wrapper.get(), "$literal", v);
+  codec<C>::encode(wrapper.get(), "$literal", static_cast<C>(v));
   wrapper.close();
-  return Expr<void, V>(std::move(out));
+  return Expr<void, C>(std::move(out));
 }
 inline Expr<void, std::string> literal(const char* text) { return literal(std::string(text)); }
 
@@ -275,6 +307,22 @@ auto if_null(const A& a, const B& fallback) {
   return binary<X, scope2<A, B>>("$ifNull", a, fallback);
 }
 
+/// `{$ifNull: ["$a.b", fallback]}`: a field that may be missing (inside an optional
+/// sub-document, or absent from older documents) with a value where it is.
+template <class S, class V, bool A, class B>
+auto value_or(const Path<S, V, A, false>& path, const B& fallback) {
+  static_assert(!A, "odm: this field lies inside an array (its value would be an array): $unwind it first");
+  using namespace detail_expr;
+  using X = odm::detail::strip_optional_t<V>;
+  static_assert(std::is_same_v<X, value_of<B>>, "odm: the fallback of value_or has the type of the field");
+  odm::detail::PathNames names = path.names();
+  names.through_optional = false;  // the fallback stands in for null
+  const Expr<S, V> field = value(Path<S, V, A, false>(names));
+  const auto other = operand(fallback);
+  return Expr<typename odm::detail::common_scope<S, scope_of<B>>::type, X>(
+      odm::detail::operator_expression("$ifNull", {&field.bson(), &other.bson()}));
+}
+
 /// `{$concat: [a, b, ...]}`: strings only (a number does not concatenate: MongoDB refuses it).
 template <class A, class... More>
 auto concat(const A& a, const More&... more) {
@@ -342,11 +390,15 @@ auto date_trunc(const A& date, DateUnit unit) {
 }
 
 namespace detail_expr {
-template <class A, class B>
+template <bool Ordering, class A, class B>
 auto comparison(std::string_view op, const A& a, const B& b) {
   static_assert(odm::detail::comparable_values<value_of<A>, value_of<B>>,
                 "odm: this comparison is between values of different kinds (a string and a number, a date and a "
-                "string...): MongoDB orders them by type, not by value, so it would not mean what it says");
+                "string, an odm::Decimal and a double...): MongoDB orders them by type, or compares a double's "
+                "binary value with the decimal, so it would not mean what it says");
+  static_assert(!Ordering || !odm::detail::is_money_value<value_of<A>>,
+                "odm: an odm::Money is a sub-document, which MongoDB orders field by field (5 USD before 7 EUR): "
+                "compare odm::amount(path) of amounts in one currency instead");
   return binary<bool, scope2<A, B>>(op, a, b);
 }
 }  // namespace detail_expr
@@ -355,27 +407,27 @@ auto comparison(std::string_view op, const A& a, const B& b) {
 /// values with values of their own type.
 template <class A, class B>
 auto eq(const A& a, const B& b) {
-  return detail_expr::comparison("$eq", a, b);
+  return detail_expr::comparison<false>("$eq", a, b);
 }
 template <class A, class B>
 auto ne(const A& a, const B& b) {
-  return detail_expr::comparison("$ne", a, b);
+  return detail_expr::comparison<false>("$ne", a, b);
 }
 template <class A, class B>
 auto lt(const A& a, const B& b) {
-  return detail_expr::comparison("$lt", a, b);
+  return detail_expr::comparison<true>("$lt", a, b);
 }
 template <class A, class B>
 auto lte(const A& a, const B& b) {
-  return detail_expr::comparison("$lte", a, b);
+  return detail_expr::comparison<true>("$lte", a, b);
 }
 template <class A, class B>
 auto gt(const A& a, const B& b) {
-  return detail_expr::comparison("$gt", a, b);
+  return detail_expr::comparison<true>("$gt", a, b);
 }
 template <class A, class B>
 auto gte(const A& a, const B& b) {
-  return detail_expr::comparison("$gte", a, b);
+  return detail_expr::comparison<true>("$gte", a, b);
 }
 
 /// `{$and: [a, b]}`, `{$or: [a, b]}`, `{$not: [a]}` of bool expressions.
@@ -405,7 +457,8 @@ Assignment<Into, S> compute(const Expr<S, V>& expression) {
   static_assert(std::is_member_object_pointer_v<decltype(Into)>,
                 "odm: a computed field names the member of the output struct it fills: "
                 "odm::agg::compute<&Output::member>(expression)");
-  static_assert(std::is_same_v<odm::detail::into_type_t<Into>, V>,
+  static_assert(std::is_same_v<odm::detail::into_type_t<Into>, V> ||
+                    std::is_same_v<odm::detail::into_type_t<Into>, std::optional<V>>,
                 "odm: the member a computed field fills has another type than the expression's value (integers "
                 "combine into std::int64_t, with a double into double, with an odm::Decimal into odm::Decimal; "
                 "integers divide into double; an operand that may be null makes it std::optional)");
@@ -433,6 +486,10 @@ ExprAccumulator<Into, S> accumulate(const Expr<S, V>& expression) {
   static_assert(std::is_member_object_pointer_v<decltype(Into)>,
                 "odm: an accumulator names the member of the $group's result struct it fills: "
                 "odm::agg::sum<&Result::member>(expression)");
+  static_assert(!odm::detail::is_money_value<V>,
+                "odm: an accumulator over an expression whose value is an odm::Money would read its sub-document: "
+                "accumulate the field itself (odm::agg::sum<&R::m>(odm::field(...)), in a $group keyed by its "
+                "currency), or odm::amount(path) inside the expression");
   detail_checks::check_accumulator<Op, Into, V>();
   return {Op, expression.bson()};
 }
@@ -457,7 +514,22 @@ auto max(const Expr<S, V>& expression) {
   return detail_expr::accumulate<Accumulate::max, Into>(expression);
 }
 
+/// The key of a `$group` that is an expression (agg::by(expression)): the result's `id`
+/// member holds its value.
+template <class Scope, class Value>
+struct ExprGroupKey {
+  odm::detail::ExprValue expression;
+};
+template <class S, class V>
+ExprGroupKey<S, V> by(const Expr<S, V>& expression) {
+  static_assert(!std::is_void_v<S>, "odm: a group key that reads no field puts every document in one group: "
+                                    "group without a key instead (group<R>(accumulators...))");
+  return {expression.bson()};
+}
+
 /// A `$match` of `{$expr: condition}`: documents for which a bool expression is true.
+/// (In an expression a missing field is not null: `eq(field, std::nullopt)` does not match
+/// a document without the field, as a find's `{field: null}` would.)
 template <class S, class V>
 Filter<S> where(const Expr<S, V>& condition) {
   static_assert(std::is_same_v<V, bool>, "odm: $expr in a $match is a bool expression (agg::gt, agg::eq, ...)");
@@ -465,6 +537,11 @@ Filter<S> where(const Expr<S, V>& condition) {
   Document filter;
   odm::detail::append_expression(filter.get_mutable(), "$expr", condition.bson());
   return Filter<S>::raw(std::move(filter));
+}
+/// `{$expr: "$flag"}` of a bool field.
+template <class S, bool A>
+Filter<S> where(const Path<S, bool, A, false>& flag) {
+  return where(value(flag));
 }
 
 }  // namespace agg

@@ -148,10 +148,10 @@ consteval void check_accumulator() {
                   "odm: $avg averages numbers; average a field of type std::int32_t, std::int64_t, double, "
                   "odm::Decimal or odm::Money");
     if constexpr (!std::is_void_v<A>)
-      static_assert(std::is_same_v<R, A> || std::is_same_v<R, std::optional<A>>,
+      static_assert((std::is_same_v<R, A> && !odm::detail::is_optional<V>) || std::is_same_v<R, std::optional<A>>,
                     "odm: the member an $avg fills has the wrong type; MongoDB's average of integers or doubles is "
                     "a double, of odm::Decimal or odm::Money amounts an odm::Decimal (std::optional of it when the "
-                    "group may hold no number: the average is then null)");
+                    "group may hold no number, as when the values may be null: the average is then null)");
   } else if constexpr (Op == Accumulate::push || Op == Accumulate::add_to_set) {
     static_assert(std::is_same_v<R, std::vector<V>>,
                   "odm: the member a $push or $addToSet fills is an array of the values it collects: declare it "

@@ -176,6 +176,10 @@ consteval void check_group() {
 
 /// Writes `{_id: key, member: {$op: "$f"}, ...}` into the open $group stage document.
 void append_group_key(StageList& group, const PathNames* single, std::span<const KeyField> parts);
+/// `_id: <expression>`.
+void append_group_key(StageList& group, const ExprValue& expression);
+/// `{$project: {m: 1 | <expression>, ..., _id: 0 unless R has it}}` (project<R>(computed...)).
+void append_projected(bson_t* project, std::string_view name, const std::string& reference, const Document& value);
 void append_accumulator(StageList& group, std::string_view into, agg::Accumulate op, const PathNames& source,
                         SumZero zero);
 /// The same over an expression (agg::sum<&R::m>(expression)).
@@ -291,6 +295,29 @@ class Pipeline {
   Pipeline<In, R> project() const& {
     return Pipeline(*this).template project<R>();
   }
+  /// `{$project: {m: <expression>, carried: 1, ...}}` into R: the members the assignments
+  /// compute (odm::agg::compute, assign, constant), and R's other members taken from Out as
+  /// project<R>() takes them; `_id` is left out unless R has it.
+  template <class R, class... As>
+    requires(sizeof...(As) > 0)
+  Pipeline<In, R> project(const As&... assignments) && {
+    check_assignments<R, As...>();
+    stages_.add("$project", [&](bson_t* stage, std::string_view name) {
+      detail::ChildWriter project(stage, name);
+      bool has_id = false;
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        (project_member<I, R>(project.get(), has_id, assignments...), ...);
+      }(std::make_index_sequence<detail::member_count<R>>{});
+      if (!has_id) detail::check_append(bson_append_int32(project.get(), "_id", 3, 0));
+      project.close();
+    });
+    return Pipeline<In, R>(std::move(stages_));
+  }
+  template <class R, class... As>
+    requires(sizeof...(As) > 0)
+  Pipeline<In, R> project(const As&... assignments) const& {
+    return Pipeline(*this).template project<R>(assignments...);
+  }
 
   /// `{$unwind: "$m"}`: one document per element of Out's array member `m`, which R
   /// declares with the element's type (`&R::m`); R's other members are carried through.
@@ -339,6 +366,23 @@ class Pipeline {
   template <class R, class S, class K, std::size_t N, bool C, class... Acc>
     requires(detail::is_accumulator<Acc> && ...)
   Pipeline<In, R> group(const agg::GroupKey<S, K, N, C>& key, const Acc&... accumulators) const& {
+    return Pipeline(*this).template group<R>(key, accumulators...);
+  }
+  /// `{$group: {_id: <expression>, ...}}` (agg::by(expression)): R's `id` holds the
+  /// expression's value, as a per-month report keys by agg::month(...).
+  template <class R, class S, class K, class... Acc>
+    requires(detail::is_accumulator<Acc> && ...)
+  Pipeline<In, R> group(const agg::ExprGroupKey<S, K>& key, const Acc&... accumulators) && {
+    static_assert(std::is_same_v<S, Out>,
+                  "odm: this $group's key reads fields of another struct than the documents this stage receives (the "
+                  "output of the stage before); build it from that struct's members");
+    detail::check_group<Out, R, K, false, Acc...>();
+    write_group_by([&](detail::StageList& group) { detail::append_group_key(group, key.expression); }, accumulators...);
+    return Pipeline<In, R>(std::move(stages_));
+  }
+  template <class R, class S, class K, class... Acc>
+    requires(detail::is_accumulator<Acc> && ...)
+  Pipeline<In, R> group(const agg::ExprGroupKey<S, K>& key, const Acc&... accumulators) const& {
     return Pipeline(*this).template group<R>(key, accumulators...);
   }
   /// `{$group: {_id: null, ...}}`: one group of every document (none if no document).
@@ -497,8 +541,12 @@ class Pipeline {
   template <class... Acc>
   void write_group(const detail::PathNames* single, std::span<const detail::KeyField> parts,
                    const Acc&... accumulators) {
+    write_group_by([&](detail::StageList& group) { detail::append_group_key(group, single, parts); }, accumulators...);
+  }
+  template <class Key, class... Acc>
+  void write_group_by(Key&& write_key, const Acc&... accumulators) {
     stages_.write_stage("$group", [&](detail::StageList& group) {
-      detail::append_group_key(group, single, parts);
+      write_key(group);
       (detail::append_accumulator(group, stored_names<detail::into_model_t<Acc::into>>[detail::member_index(Acc::into)],
                                   accumulators.op, operand_of(accumulators),
                                   detail::sum_zero<detail::into_type_t<Acc::into>>),
@@ -550,8 +598,25 @@ class Pipeline {
     detail::append_unwind(stages_, stored_names<R>[r], index_name, Preserve);
   }
 
+  /// Writes R's I-th member into a $project: the assignment that computes it, else `1`.
+  template <std::size_t I, class R, class... As>
+  static void project_member(bson_t* project, bool& has_id, const As&... assignments) {
+    constexpr std::string_view stored = stored_names<R>[I];
+    has_id = has_id || stored == "_id";
+    bool written = false;
+    ([&] {
+      if constexpr (detail::member_index(As::into) == I) {
+        detail::append_projected(project, stored, assignments.reference, assignments.literal);
+        written = true;
+      }
+    }(), ...);
+    if (!written) detail::append_projected(project, stored, {}, {});  // carried through
+  }
+
+  /// Checks the assignments of a $set, $addFields or $project into R: each reads Out and
+  /// fills its own member of R, and R's other members are Out's, carried through.
   template <class R, class... As>
-  void write_set(std::string_view op, const As&... assignments) {
+  static consteval void check_assignments() {
     static_assert(sizeof...(As) > 0, "odm: a $set computes at least one member (odm::agg::assign or constant)");
     static_assert(((std::is_same_v<typename As::scope_type, Out> || std::is_void_v<typename As::scope_type>) && ...),
                   "odm: an assignment reads a field of another struct than the documents this stage receives (the "
@@ -561,6 +626,11 @@ class Pipeline {
     constexpr std::array<std::size_t, sizeof...(As)> computed{detail::member_index(As::into)...};
     static_assert(detail::all_distinct(computed), "odm: two assignments of this stage fill the same member");
     detail::check_carried<Out, R, computed>();
+  }
+
+  template <class R, class... As>
+  void write_set(std::string_view op, const As&... assignments) {
+    check_assignments<R, As...>();
     stages_.add(op, [&](bson_t* stage, std::string_view name) {
       detail::ChildWriter set(stage, name);
       (detail::append_assignment(set.get(), stored_names<R>[detail::member_index(As::into)], assignments.reference,

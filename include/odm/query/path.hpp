@@ -96,6 +96,7 @@ class Path {
     detail::PathNames next = names_;
     next.push(stored_names<C, false>[detail::member_index(member)]);
     next.may_be_unset = detail::absent_decodes<C>[detail::member_index(member)];
+    next.through_optional = names_.through_optional || detail::is_optional<Value>;
     if (next.depth == 1) next.first_nested = next.names[0];
     return Path<Scope, detail::query_view_t<M>, ThroughArray || detail::is_array_field<Value>, Positional>(next);
   }

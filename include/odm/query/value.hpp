@@ -278,6 +278,10 @@ struct PathNames {
   /// The previous name odm still writes for the first field (odm::renamed_from), "" for
   /// none: an aggregation reads `{$ifNull: ["$previous...", "$name..."]}` (aggregation.cpp).
   std::string_view previous_root{};
+  /// Whether a step of the path before the last is an optional sub-document: a document
+  /// without it has no value here, whatever the last member's type (an aggregation
+  /// expression reads null: odm/aggregation/expression.hpp).
+  bool through_optional = false;
 
   constexpr void push(std::string_view name) {
     if (depth == max_path_depth) throw "odm: a typed path is at most odm::max_path_depth (8) fields deep";
