@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <span>
 
 namespace odm {
 namespace detail {
@@ -366,15 +367,24 @@ void append_equal(ChildWriter& conditions, std::string_view path, const bson_ite
   condition.close();
 }
 
+/// The `index`-th value of a token's key values (an iterator standing on it). (Found again
+/// for each use rather than kept in a container: libbson aligns bson_iter_t to 128 bytes,
+/// more than a std::vector's elements are given.)
+bson_iter_t value_at(const bson_t& values, std::size_t index) {
+  bson_iter_t it;
+  bson_iter_init(&it, &values);
+  for (std::size_t i = 0; i <= index; ++i) bson_iter_next(&it);
+  return it;
+}
+
 /// `{$and: [filter, {$or: [after k0, {$and: [k0 equal, after k1]}, ...]}]}`.
 Document after_filter(const Document& filter, const Keys& keys, const bson_t& values) {
   // token_values checked that there is one value per key.
-  std::vector<bson_iter_t> at(keys.size());
-  bson_iter_t it;
-  bson_iter_init(&it, &values);
-  for (std::size_t i = 0; i < keys.size() && bson_iter_next(&it); ++i) {
-    if (BSON_ITER_HOLDS_ARRAY(&it)) throw_not_a_token("a key value is an array");
-    at[i] = it;
+  {
+    bson_iter_t it;
+    bson_iter_init(&it, &values);
+    while (bson_iter_next(&it))
+      if (BSON_ITER_HOLDS_ARRAY(&it)) throw_not_a_token("a key value is an array");
   }
   bson_t* out = bson_new();
   Document owned = Document::adopt(out);
@@ -391,8 +401,8 @@ Document after_filter(const Document& filter, const Keys& keys, const bson_t& va
       const ArrayKey branch_index(any.next_index());
       ChildWriter branch(any.get(), branch_index.view());
       ChildWriter conditions(branch.get(), "$and", ChildWriter::Kind::array);
-      for (std::size_t j = 0; j < i; ++j) append_equal(conditions, keys[j].first, at[j]);
-      append_after(conditions, keys[i].first, keys[i].second, at[i]);
+      for (std::size_t j = 0; j < i; ++j) append_equal(conditions, keys[j].first, value_at(values, j));
+      append_after(conditions, keys[i].first, keys[i].second, value_at(values, i));
       conditions.close();
       branch.close();
     }
@@ -403,9 +413,10 @@ Document after_filter(const Document& filter, const Keys& keys, const bson_t& va
   return owned;
 }
 
-/// The key values of `token` for `keys` and `filter`, checked: odm::ValueError when it was
-/// made for another sort or filter.
-bson_t token_values(const PageToken& token, const Keys& keys, std::int64_t filter_print) {
+/// The key values of `token` for `keys` and `filter` (the bytes of an array, inside the
+/// token), checked: odm::ValueError when it was made for another sort or filter. (Bytes, not
+/// a bson_t: a static bson_t points into itself and cannot be returned.)
+std::span<const std::uint8_t> token_values(const PageToken& token, const Keys& keys, std::int64_t filter_print) {
   const bson_t* contents = PageTokenAccess::contents(token).get();
   bson_iter_t it;
   if (!bson_iter_init_find(&it, contents, "s") || !BSON_ITER_HOLDS_ARRAY(&it)) throw_not_a_token("it has no sort");
@@ -436,7 +447,7 @@ bson_t token_values(const PageToken& token, const Keys& keys, std::int64_t filte
   bson_t values;
   if (!bson_init_static(&values, data, length)) throw_not_a_token("its key values cannot be read");
   if (bson_count_keys(&values) != keys.size()) throw_not_a_token("it holds another number of key values than keys");
-  return values;
+  return {data, length};
 }
 
 }  // namespace
@@ -457,7 +468,9 @@ std::optional<PageToken> find_page(const CollectionCore& collection, SessionStat
   spec.limit = size + 1;  // one more tells whether a next page exists
   Document query;
   if (after != nullptr) {
-    const bson_t values = token_values(*after, keys, filter_print);
+    const std::span<const std::uint8_t> bytes = token_values(*after, keys, filter_print);
+    bson_t values;
+    bson_init_static(&values, bytes.data(), bytes.size());
     query = after_filter(filter, keys, values);
   } else {
     query = filter;

@@ -390,9 +390,10 @@ struct record_layout {
   };
 };
 
-/// decode_members' body (document_code and embedded_code compile it).
+/// decode_members' body (document_code and embedded_code compile it). `tag_met`: the kind's
+/// tag was read before `it` (a tagged variant reads it first), so another one is refused.
 template <bool Root, reflectable T>
-inline void decode_record(bson_iter_t& it, T& out) {
+inline void decode_record(bson_iter_t& it, T& out, bool tag_met = false) {
   using traits = detail::record_traits<T, Root>;
   constexpr std::size_t size = traits::size;
   // Members [0, expected) are read (or, the odm::Extra member, passed).
@@ -400,7 +401,6 @@ inline void decode_record(bson_iter_t& it, T& out) {
   // Fast path: the members in declaration order, as odm writes them. Unrolled at compile
   // time, so every key comparison has a constant length and every codec call is direct.
   enum { in_order, ended, mismatch } state = in_order;
-  bool tag_met = false;  // a kind's tag is one field: a second one is refused
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (void)(([&] {
        if constexpr (I == traits::extra_index) {
@@ -464,6 +464,9 @@ template <reflectable T>
 struct embedded_code {
   static void encode(bson_t* document, const T& value);
   static void decode(bson_iter_t& it, T& out);
+  /// decode, `it` standing on the kind's tag a tagged variant read (the fields after it are
+  /// read; another tag field is refused).
+  static void decode_after_tag(bson_iter_t& it, T& out);
 };
 
 template <reflectable T>
@@ -481,6 +484,10 @@ void embedded_code<T>::encode(bson_t* document, const T& value) {
 template <reflectable T>
 void embedded_code<T>::decode(bson_iter_t& it, T& out) {
   detail::decode_record<false>(it, out);
+}
+template <reflectable T>
+void embedded_code<T>::decode_after_tag(bson_iter_t& it, T& out) {
+  detail::decode_record<false>(it, out, true);
 }
 
 /// Appends T's members to `document` (which is open for appending). `Root` says whether

@@ -247,16 +247,16 @@ void decode_tagged(const bson_iter_t& it, std::variant<T...>& out) {
   {
     NestedIter child(it);
     bson_iter_t& fields = child.get();
-    const bson_iter_t start = fields;
     if (next(fields) && key_equals(table::field, bson_iter_key(&fields), bson_iter_key_len(&fields))) [[likely]] {
       const std::size_t alternative = alternative_named<T...>(fields);
       if (alternative != sizeof...(T)) [[likely]] {
+        // The alternative reads the fields after its tag, which it is told it met (a
+        // second tag field is then refused), so the tag is read once.
         using read_members = void (*)(bson_iter_t&, variant&);
         static constexpr std::array<read_members, sizeof...(T)> members{[](bson_iter_t& at, variant& into) {
-          if constexpr (is_tagged_record<T>) decode_members<false>(at, into.template emplace<T>());
+          if constexpr (is_tagged_record<T>) embedded_code<T>::decode_after_tag(at, into.template emplace<T>());
         }...};
-        bson_iter_t from_start = start;
-        members[alternative](from_start, out);
+        members[alternative](fields, out);
         return;
       }
       tag = fields;
