@@ -127,20 +127,20 @@ void throw_tag_missing(std::string_view field, const std::string& known) {
   throw error;
 }
 
-void throw_tag_not_string(const bson_iter_t& tag, std::string_view field) {
+namespace {
+
+[[noreturn]] void throw_tag_not_string(const bson_iter_t& tag, std::string_view field) {
   DecodeError error("expected a kind's tag (a string), got " + std::string(bson_type_name(bson_iter_type(&tag))));
   error.prepend(field);
   throw error;
 }
 
-void throw_tag_unknown(std::string_view stored, std::string_view field, const std::string& known) {
+[[noreturn]] void throw_tag_unknown(std::string_view stored, std::string_view field, const std::string& known) {
   DecodeError error("unknown kind " + quoted(stored) + " (this variant reads " + known +
                     "; odm::UnknownKind as its last alternative keeps such documents)");
   error.prepend(field);
   throw error;
 }
-
-namespace {
 
 /// How many times the field `field` is in the document `it` iterates, and the first of them.
 std::size_t count_fields(bson_iter_t it, std::string_view field, bson_iter_t& first) {
@@ -173,6 +173,17 @@ std::string_view unknown_kind_stored_tag(const Document& document, std::string_v
                                             "included"));
   error.prepend(field);
   throw error;
+}
+
+void throw_tag_refused(const bson_iter_t& document, const bson_iter_t& tag, std::string_view field,
+                       const std::string& known) {
+  bson_iter_t child;
+  bson_iter_t first;
+  if (recurse_into(document, child) && count_fields(child, field, first) > 1) throw_twice(field);
+  if (bson_iter_type(&tag) != BSON_TYPE_UTF8) throw_tag_not_string(tag, field);
+  std::uint32_t length = 0;
+  const char* text = bson_iter_utf8(&tag, &length);
+  throw_tag_unknown(std::string_view(text, length), field, known);
 }
 
 void check_unknown_kind_read(const bson_iter_t& it, std::string_view field, std::size_t depth) {

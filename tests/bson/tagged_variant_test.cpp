@@ -406,6 +406,14 @@ TEST(TaggedVariant, ATagFieldTwiceIsAnError) {
             "card" + twice);
   EXPECT_EQ(decode_error<Wallet>(R"({"_id": "w", "card": {"number": "1", "_type": "card", "_type": "card"}})"),
             "card" + twice);
+  // Also when the first tag names no kind, or is no string: the field twice is what is wrong.
+  EXPECT_EQ(decode_error<Order>(R"({"_id": "o", "payment": {"_type": "voucher", "number": "1", "_type": "card"}})"),
+            "payment" + twice);
+  EXPECT_EQ(decode_error<Order>(R"({"_id": "o", "payment": {"_type": 7, "number": "1", "_type": "card"}})"),
+            "payment" + twice);
+  EXPECT_EQ(decode_error<Order>(R"({"_id": "o", "payment": {"number": "1", "_type": 7, "_type": "card"}})"),
+            "payment" + twice);
+  EXPECT_EQ(decode_error<Ledger>(R"({"_id": "l", "entries": [{"_type": 7, "_type": "gift"}]})"), "entries.0" + twice);
   // A struct with an Extra member, and a whole document.
   EXPECT_EQ(decode_error<OpenHolder>(R"({"_id": "h", "card": {"_type": "open_card", "x": 1, "_type": "open_card"}})"),
             "card" + twice);

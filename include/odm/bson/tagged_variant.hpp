@@ -177,15 +177,19 @@ bool find_tag_field(const bson_iter_t& it, std::string_view field, bson_iter_t& 
 
 /// "_type: no kind's tag in the document (this variant reads ...)" and the like.
 [[noreturn]] void throw_tag_missing(std::string_view field, const std::string& known);
-[[noreturn]] void throw_tag_not_string(const bson_iter_t& tag, std::string_view field);
-[[noreturn]] void throw_tag_unknown(std::string_view stored, std::string_view field, const std::string& known);
+/// A tag at `tag` in the document `document` that names no alternative: "field appears
+/// twice" when the document holds it again (whatever the first one is), else "expected a
+/// kind's tag (a string)" or "unknown kind ...".
+[[noreturn]] void throw_tag_refused(const bson_iter_t& document, const bson_iter_t& tag, std::string_view field,
+                                    const std::string& known);
 
-/// The alternative a stored tag names, or sizeof...(T) for none; the tag at `tag` must be a string.
+/// The alternative a stored tag names, or sizeof...(T) for none (a tag that is no string
+/// names none).
 template <class... T>
 std::size_t alternative_named(const bson_iter_t& tag) {
   using table = tag_table<T...>;
   if (bson_iter_type(&tag) != BSON_TYPE_UTF8) [[unlikely]]
-    throw_tag_not_string(tag, table::field);
+    return sizeof...(T);
   std::uint32_t length = 0;
   const char* text = bson_iter_utf8(&tag, &length);
   return table::find(std::string_view(text, length));
@@ -221,22 +225,24 @@ void check_unknown_kind_read(const bson_iter_t& it, std::string_view field, std:
 /// A document of a kind no alternative names: kept by odm::UnknownKind, or an error.
 template <class... T>
 void decode_unknown_kind(const bson_iter_t& it, const bson_iter_t& tag, std::variant<T...>& out) {
-  std::uint32_t length = 0;
-  const char* text = bson_iter_utf8(&tag, &length);
   if constexpr (tagged_alternatives<T...>::keeps_unknown) {
-    check_unknown_kind_read(it, tag_table<T...>::field, decode_depth);
-    UnknownKind& unknown = out.template emplace<UnknownKind>();
-    unknown.tag.assign(text, length);
-    unknown.document = copy_held_document(it);
-  } else {
-    throw_tag_unknown(std::string_view(text, length), tag_table<T...>::field, tag_table<T...>::known());
+    if (bson_iter_type(&tag) == BSON_TYPE_UTF8) [[likely]] {
+      std::uint32_t length = 0;
+      const char* text = bson_iter_utf8(&tag, &length);
+      check_unknown_kind_read(it, tag_table<T...>::field, decode_depth);
+      UnknownKind& unknown = out.template emplace<UnknownKind>();
+      unknown.tag.assign(text, length);
+      unknown.document = copy_held_document(it);
+      return;
+    }
   }
+  throw_tag_refused(it, tag, tag_table<T...>::field, tag_table<T...>::known());
 }
 
 /// Decodes a tagged variant of T... from the document `it` is on. Where odm writes the tag,
-/// first, it is read once to pick the alternative, whose members are read from the start
-/// (their decoder steps over the tag, and refuses a second one); elsewhere, the fields
-/// before it are stepped over to find it.
+/// first, it is read once to pick the alternative, whose members are read from the field
+/// after it (their decoder is told the tag was met, and refuses a second one); elsewhere,
+/// the fields before it are stepped over to find it.
 template <class... T>
 void decode_tagged(const bson_iter_t& it, std::variant<T...>& out) {
   using table = tag_table<T...>;
